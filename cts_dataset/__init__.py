@@ -1,0 +1,18 @@
+"""ctsbench: the Clarify-Then-Search benchmark (data, protocol, metric, diagnostics).
+
+``load()`` returns the shipped instances; ``load_corpus()`` the documents search runs over.
+Heavy libraries (datasets, evaluate, model SDKs) are imported only where they are used.
+"""
+
+from __future__ import annotations
+
+from cts_dataset.corpus import load_corpus
+from cts_dataset.data import dataset_revision, load
+from cts_dataset.records import Candidate, Constraint, ConstraintType, Document, GoldRecord, Instance, Nugget
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Candidate", "Constraint", "ConstraintType", "Document", "GoldRecord", "Instance", "Nugget",
+    "__version__", "dataset_revision", "load", "load_corpus",
+]

@@ -1,0 +1,21 @@
+"""The `ctsbench` command: thin commands over the library (each imports what it needs lazily)."""
+
+from __future__ import annotations
+
+import click
+
+from cts_dataset import __version__
+from cts_dataset.cli.hub import hub
+from cts_dataset.cli.info import info
+from cts_dataset.cli.validate import validate
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ctsbench")
+def main() -> None:
+    """ctsbench: the Clarify-Then-Search benchmark."""
+
+
+main.add_command(validate)
+main.add_command(hub)
+main.add_command(info)

@@ -1,0 +1,3 @@
+from cts_dataset.cli import main
+
+main()

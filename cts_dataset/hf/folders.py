@@ -1,0 +1,113 @@
+"""The no-code Hugging Face dataset folders: a README card with YAML metadata, plus data files.
+
+The YAML (`configs`, `dataset_info.features`) is generated from :mod:`cts_dataset.hf.features`, and
+the card body comes from ``cards/``, so the folder never drifts from the code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from cts_dataset import corpus as corpus_module
+from cts_dataset.data import CORPUS_NAME, DATASET_NAME, SPLITS, load, split_path
+from cts_dataset.jsonl import write_jsonl
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+def card_source(name: str) -> str:
+    """A card body from ``cards/`` (installed as ``cts_dataset.cards``)."""
+    return resources.files("cts_dataset.cards").joinpath(name).read_text(encoding="utf-8")
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Fill ``{{name}}`` placeholders; a missing or unused value is an error, not a silent gap."""
+    used = set(_PLACEHOLDER.findall(template))
+    if missing := used - set(values):
+        raise KeyError(f"card placeholders without a value: {sorted(missing)}")
+    if extra := set(values) - used:
+        raise KeyError(f"values with no placeholder in the card: {sorted(extra)}")
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def front_matter(meta: dict, features, splits: dict[str, str]) -> str:
+    from datasets import DatasetInfo
+
+    configs = [{"config_name": "default", "data_files": [{"split": s, "path": p} for s, p in splits.items()]}]
+    header = {**meta, "configs": configs, "dataset_info": DatasetInfo(features=features)._to_yaml_dict()}
+    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+
+
+INSTANCES_META = {
+    "pretty_name": "ctsbench (Clarify-Then-Search), demo split",
+    "license": "cc-by-sa-4.0",
+    "language": ["en"],
+    "task_categories": ["question-answering", "text-retrieval"],
+    "tags": ["clarification", "deep-search", "conversational-search", "nuggets"],
+    "size_categories": ["n<1K"],
+}
+CORPUS_META = {
+    "pretty_name": "ctsbench corpus: Wikipedia lead summaries of the Level-4 Vital Articles",
+    "license": "cc-by-sa-4.0",
+    "language": ["en"],
+    "task_categories": ["text-retrieval"],
+    "size_categories": ["10K<n<100K"],
+}
+
+
+def instances_card() -> str:
+    from cts_dataset.hf.features import instance_features
+
+    instances = load("demo")
+    example = json.dumps(instances[0].model_dump(mode="json"), indent=2, ensure_ascii=False)
+    body = fill(card_source("dataset_card.md"), {"num_demo": str(len(instances)), "example": example})
+    splits = {s: f"data/{s}.jsonl" for s in SPLITS}
+    return front_matter(INSTANCES_META, instance_features(), splits) + "\n" + body
+
+
+def corpus_card() -> str:
+    from cts_dataset.hf.features import document_features
+
+    values = {
+        "num_documents": str(corpus_module.DOCUMENT_COUNT),
+        "source_distribution": corpus_module.SOURCE_DISTRIBUTION,
+        "source_file": corpus_module.SOURCE_FILE,
+        "source_sha256": corpus_module.SOURCE_SHA256,
+    }
+    body = fill(card_source("corpus_card.md"), values)
+    return front_matter(CORPUS_META, document_features(), {"corpus": "data/corpus.jsonl"}) + "\n" + body
+
+
+def write_instances_folder(dest: Path) -> Path:
+    """``dest`` becomes the instances dataset folder (README card + data/<split>.jsonl)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "README.md").write_text(instances_card(), encoding="utf-8")
+    (dest / "data").mkdir(exist_ok=True)
+    for split in SPLITS:
+        target = dest / "data" / f"{split}.jsonl"
+        if not (target.exists() and target.samefile(split_path(split))):
+            shutil.copyfile(split_path(split), target)
+    return dest
+
+
+def write_corpus_folder(dest: Path) -> Path:
+    """``dest`` becomes the corpus dataset folder (README card + data/corpus.jsonl)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "README.md").write_text(corpus_card(), encoding="utf-8")
+    write_jsonl(dest / "data" / "corpus.jsonl", corpus_module.load_corpus())
+    return dest
+
+
+def export(directory: Path) -> dict[str, Path]:
+    """Write both folders, named as their datasets, ready for `hf upload`."""
+    directory = Path(directory)
+    return {
+        DATASET_NAME: write_instances_folder(directory / DATASET_NAME),
+        CORPUS_NAME: write_corpus_folder(directory / CORPUS_NAME),
+    }

@@ -1,0 +1,118 @@
+"""Reading and writing JSON Lines record files with line-accurate errors.
+
+A load either returns every record of a file or raises :class:`RecordFileError` listing the problems;
+it never returns a partial file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from cts_dataset.records import RECORD_KINDS
+from cts_dataset.schemas import Problem, schema_problems
+
+M = TypeVar("M", bound=BaseModel)
+
+# Keys that tell one record kind from another when a file's kind is not given.
+_KIND_MARKERS = (("instance", "blurred_query"), ("document", "title"), ("gold", "nuggets"), ("candidate", "answer"))
+
+
+class RecordFileError(ValueError):
+    """A record file with problems; ``problems`` holds every one found (up to a cap)."""
+
+    def __init__(self, problems: list[Problem], total: int | None = None) -> None:
+        self.problems = problems
+        total = total if total is not None else len(problems)
+        shown = "\n".join(f"  {p}" for p in problems[:20])
+        more = f"\n  ... and {total - 20} more" if total > 20 else ""
+        super().__init__(f"{total} problem(s):\n{shown}{more}")
+
+
+def iter_json_lines(path: Path) -> Iterator[tuple[int, Any, Problem | None]]:
+    """Yield (line number, decoded value or None, problem or None) for each non-blank line."""
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line), None
+            except json.JSONDecodeError as error:
+                yield number, None, Problem(str(path), number, "(json)", f"not valid JSON: {error.msg} at column {error.colno}")
+
+
+def detect_kind(record: Any) -> str | None:
+    """Guess a record's kind from its keys (None when nothing matches)."""
+    if not isinstance(record, dict):
+        return None
+    for kind, marker in _KIND_MARKERS:
+        if marker in record:
+            return kind
+    return None
+
+
+def check_records(path: Path, kind: str | None = None) -> tuple[str | None, list[tuple[int, dict]], list[Problem]]:
+    """Decode and schema-check every line; returns (kind, good records with line numbers, problems)."""
+    path = Path(path)
+    problems: list[Problem] = []
+    good: list[tuple[int, dict]] = []
+    seen_ids: dict[str, int] = {}
+    if not path.exists():
+        return kind, good, [Problem(str(path), 0, "(file)", "no such file")]
+    for number, value, problem in iter_json_lines(path):
+        if problem:
+            problems.append(problem)
+            continue
+        if kind is None:
+            kind = detect_kind(value)
+            if kind is None:
+                problems.append(Problem(str(path), number, "(record)", "cannot tell the record kind; pass --kind"))
+                return kind, good, problems
+        found = schema_problems(kind, value, str(path), number)
+        if found:
+            problems.extend(found)
+            continue
+        record_id = value.get("id")
+        if record_id in seen_ids:
+            problems.append(Problem(str(path), number, "id", f"duplicate id {record_id!r} (first on line {seen_ids[record_id]})"))
+            continue
+        seen_ids[record_id] = number
+        good.append((number, value))
+    return kind, good, problems
+
+
+def read_records(path: str | os.PathLike, kind: str) -> list[Any]:
+    """All records of a file as typed models, or RecordFileError naming every bad line."""
+    _, good, problems = check_records(Path(path), kind)
+    if problems:
+        raise RecordFileError(problems)
+    model = RECORD_KINDS[kind]
+    return [model.model_validate(value) for _, value in good]
+
+
+def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel | dict]) -> Path:
+    """Write records atomically (a temporary file renamed into place): readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(dumps(record) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def dumps(record: BaseModel | dict) -> str:
+    """One record as a single JSON line (UTF-8 kept readable)."""
+    value = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
+    return json.dumps(value, ensure_ascii=False)

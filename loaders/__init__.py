@@ -1,0 +1,5 @@
+"""Dataset loading: the no-code Hugging Face dataset folder(s) and the importers.
+
+Installed as ``cts_dataset.loaders``; ``ctsbench/`` is the instances dataset folder
+(``datasets.load_dataset("loaders/ctsbench")`` in a checkout).
+"""

@@ -1,0 +1,1 @@
+"""The `evaluate` metric module folder(s); installed as ``cts_dataset.metric``."""

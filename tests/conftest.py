@@ -1,0 +1,39 @@
+"""Tests run offline, against a temporary HF_HOME, whatever the machine has cached."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+_HF_HOME = tempfile.mkdtemp(prefix="ctsbench-test-hf-")
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "HF_HOME": _HF_HOME}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Set before any test imports datasets/evaluate, which read these at import time.
+    os.environ.update(OFFLINE_ENV)
+    os.environ.pop("HF_DATASETS_CACHE", None)
+    os.environ.pop("HF_MODULES_CACHE", None)
+
+
+@pytest.fixture
+def fresh_hf_env(tmp_path: Path) -> dict[str, str]:
+    """Environment for a subprocess with its own empty HF_HOME and the offline switches on."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HF_")}
+    env.update(OFFLINE_ENV)
+    env["HF_HOME"] = str(tmp_path / "hf_home")
+    return env
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """The real `ctsbench` console entry point, in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "cts_dataset.cli", *args],
+        env=env or dict(os.environ), cwd=cwd or REPO, capture_output=True, text=True, timeout=600,
+    )
