@@ -1,0 +1,1 @@
+"""Coverage judges that label each golden nugget full / partial / none for a search output."""

@@ -1,0 +1,131 @@
+"""The chat-model protocol every role (clarifier, user answerer, rewriter, searcher, judge) talks to.
+
+Batch-first: ``complete(requests) -> responses`` takes a whole stage's requests at once so an engine
+can batch them (vLLM) or run them concurrently (HTTP backends). Requests are immutable and carry
+everything that changes the answer, so they can key a response cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+_THINK = re.compile(r"<think>(.*?)</think>\s*", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Sampling parameters; the defaults are greedy decoding."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 512
+    stop: tuple[str, ...] = ()
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class StructuredOutput:
+    """A constraint on the output: a JSON schema or a choice list (exactly one)."""
+
+    json_schema: dict[str, Any] | None = None
+    choice: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.json_schema is None) == (self.choice is None):
+            raise ValueError("StructuredOutput needs exactly one of json_schema or choice")
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(asdict(self), sort_keys=True))
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat completion to make. ``role`` and ``tag`` label traces; they do not change the answer."""
+
+    messages: tuple[Message, ...]
+    sampling: Sampling = field(default_factory=Sampling)
+    structured: StructuredOutput | None = None
+    chat_template_kwargs: tuple[tuple[str, Any], ...] = ()
+    sample_index: int = 0
+    role: str = ""
+    tag: str = ""
+
+    @staticmethod
+    def of(messages: Sequence[dict[str, str] | Message], **kwargs: Any) -> ChatRequest:
+        """Build from plain ``{"role", "content"}`` dicts; ``chat_template_kwargs`` may be a dict."""
+        converted = tuple(m if isinstance(m, Message) else Message(m["role"], m["content"]) for m in messages)
+        template = kwargs.pop("chat_template_kwargs", None) or {}
+        if isinstance(template, dict):
+            template = tuple(sorted(template.items()))
+        return ChatRequest(messages=converted, chat_template_kwargs=template, **kwargs)
+
+    def message_dicts(self) -> list[dict[str, str]]:
+        return [{"role": m.role, "content": m.content} for m in self.messages]
+
+    def answer_key(self) -> dict[str, Any]:
+        """Everything in the request that changes the answer (the backend adds model identity)."""
+        return {
+            "messages": self.message_dicts(),
+            "sampling": asdict(self.sampling),
+            "structured": asdict(self.structured) if self.structured else None,
+            "chat_template_kwargs": dict(self.chat_template_kwargs),
+            "sample_index": self.sample_index,
+        }
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(json.dumps(self.answer_key(), sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    """A completion: the text without ``<think>`` reasoning (kept apart in ``reasoning``)."""
+
+    text: str
+    reasoning: str = ""
+    finish_reason: str = "stop"
+    usage: Usage = field(default_factory=Usage)
+    latency_s: float = 0.0
+    cached: bool = False
+    model: str = ""
+
+
+def split_reasoning(raw: str) -> tuple[str, str]:
+    """(text, reasoning): removes ``<think>...</think>`` blocks, and an unclosed leading one."""
+    reasoning = "\n".join(part.strip() for part in _THINK.findall(raw))
+    text = _THINK.sub("", raw)
+    if "<think>" in text:  # the model ran out of tokens while thinking
+        head, _, tail = text.partition("<think>")
+        return head.strip(), (reasoning + "\n" + tail).strip()
+    if "</think>" in text:  # templates that open the think block inside the prompt
+        thought, _, text = text.partition("</think>")
+        reasoning = (thought + "\n" + reasoning).strip()
+    return text.strip(), reasoning
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """What every backend provides. ``spec`` names the model in every output (e.g. ``vllm:Qwen/Qwen3-8B``)."""
+
+    spec: str
+
+    def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
+        """One response per request, in order. A backend that breaks raises; it never returns junk."""
+        ...
