@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cts_dataset import __version__
+from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.info import info
 from cts_dataset.cli.validate import validate
@@ -19,3 +20,4 @@ def main() -> None:
 main.add_command(validate)
 main.add_command(hub)
 main.add_command(info)
+main.add_command(check_data)

@@ -1,0 +1,1 @@
+"""Data quality checks for instance files: grounding, blurring, duplicates, retrieval headroom, report."""

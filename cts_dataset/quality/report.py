@@ -1,0 +1,95 @@
+"""The data report: every check over an instance file, as findings plus a short markdown summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cts_dataset.quality.checks import (
+    GROUNDING_MIN, Findings, check_blurring, check_duplicates, check_sources, nugget_grounding,
+)
+from cts_dataset.quality.headroom import Headroom, gold_documents, headroom, mean
+from cts_dataset.records import Document, Instance
+
+
+@dataclass
+class DataReport:
+    instances: Sequence[Instance]
+    findings: Findings
+    grounding: list[tuple[float, str, int, list[str]]]
+    headroom: list[Headroom]
+    k: int
+    targets: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def fused_recall(self) -> float:
+        return mean([h.fused_recall for h in self.headroom])
+
+    @property
+    def blurred_recall(self) -> float:
+        return mean([h.blurred_recall for h in self.headroom])
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings.errors
+
+
+def build_report(instances: Sequence[Instance], index: dict[str, Document], k: int = 10,
+                 min_fused: float = 0.8, min_gap: float = 0.3) -> DataReport:
+    findings = Findings()
+    for part in (check_sources(instances, index), check_blurring(instances), check_duplicates(instances)):
+        findings.errors += part.errors
+        findings.warnings += part.warnings
+    grounding_rows = nugget_grounding(instances, index)
+    for score, instance_id, n, missing in grounding_rows:
+        if score < GROUNDING_MIN:
+            findings.errors.append(
+                f"{instance_id}: nuggets[{n}].text: only {score:.0%} of its content words occur in its sources "
+                f"(missing: {', '.join(missing)})")
+    rows = headroom(instances, k) if instances else []
+    report = DataReport(instances, findings, grounding_rows, rows, k, {"min_fused": min_fused, "min_gap": min_gap})
+    if rows and report.fused_recall < min_fused:
+        findings.errors.append(f"headroom: fused recall@{k} {report.fused_recall:.3f} is below {min_fused}")
+    if rows and report.fused_recall - report.blurred_recall < min_gap:
+        findings.errors.append(
+            f"headroom: fused - blurred recall@{k} = {report.fused_recall - report.blurred_recall:.3f} is below {min_gap}")
+    return report
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+
+
+def render_markdown(report: DataReport, title: str = "Data report", weakest: int = 10) -> str:
+    instances = report.instances
+    types = Counter(c.type.value for i in instances for c in i.removed_constraints)
+    per_instance = Counter(len(i.removed_constraints) for i in instances)
+    nuggets = [len(i.nuggets) for i in instances]
+    weights = Counter(n.weight for i in instances for n in i.nuggets)
+    multi = sum(1 for i in instances if len(gold_documents(i)) >= 2)
+    total = sum(types.values()) or 1
+    out = [f"# {title}", "", f"- instances: {len(instances)}"]
+    out.append(f"- instances citing two or more documents: {multi} ({multi / max(len(instances), 1):.0%})")
+    if nuggets:
+        out.append(f"- nuggets per instance: min {min(nuggets)}, mean {mean(nuggets):.2f}, max {max(nuggets)}")
+    out.append("- nugget weights: " + ", ".join(f"{w:g} x{c}" for w, c in sorted(weights.items())))
+    out.append("- removed constraints per instance: " + ", ".join(f"{k}: {v}" for k, v in sorted(per_instance.items())))
+    out += ["", "## Removed constraint types", ""]
+    out += _table(["type", "count", "share"], [(t, c, f"{c / total:.0%}") for t, c in types.most_common()])
+    out += ["", f"## Retrieval headroom (BM25 recall@{report.k} of the cited documents)", ""]
+    gap = report.fused_recall - report.blurred_recall
+    out += _table(["query", f"recall@{report.k}"], [("fused", f"{report.fused_recall:.3f}"),
+                                                  ("blurred", f"{report.blurred_recall:.3f}"), ("gap", f"{gap:.3f}")])
+    out.append("")
+    out.append(f"Targets: fused >= {report.targets['min_fused']}, gap >= {report.targets['min_gap']}.")
+    no_gap = [h.instance_id for h in report.headroom if h.gap <= 0]
+    out.append(f"Instances with no headroom (blurred finds as much as fused): {len(no_gap)}")
+    out += ["", f"## Weakest grounded nuggets (share of content words found in the cited documents)", ""]
+    out += _table(["instance", "nugget", "grounding", "words not found"],
+                  [(i, n, f"{s:.2f}", ", ".join(m) or "-") for s, i, n, m in report.grounding[:weakest]])
+    out += ["", "## Problems", ""]
+    out += [f"- error: {e}" for e in report.findings.errors] or ["- none"]
+    out += [f"- warning: {w}" for w in report.findings.warnings]
+    return "\n".join(out) + "\n"

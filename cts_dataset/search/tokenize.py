@@ -1,0 +1,55 @@
+"""Tokenisation for BM25 over English and Chinese text.
+
+English: lower-cased word tokens, English stop words (NLTK list via bm25s) dropped, Snowball-stemmed (PyStemmer).
+Chinese has no spaces, so a run of CJK characters becomes its single characters plus overlapping
+character bigrams (the scheme of Lucene's CJK analyser): no dictionary to ship, robust to new words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+TOKENIZER_VERSION = "en-snowball-nltkstop+cjk-bigram-v1"
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+_IS_CJK = re.compile(rf"[{_CJK}]")
+
+
+@cache
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@cache
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+    return frozenset(STOPWORDS_EN_PLUS)
+
+
+def cjk_grams(run: str) -> list[str]:
+    """Single characters and overlapping bigrams of a run of CJK characters."""
+    if len(run) == 1:
+        return [run]
+    return list(run) + [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def tokenize(text: str) -> list[str]:
+    """Index/query tokens of one text."""
+    tokens: list[str] = []
+    words: list[str] = []
+    stop = _stopwords()
+    for match in _TOKEN.finditer(text.lower()):
+        piece = match.group(0)
+        if _IS_CJK.match(piece):
+            tokens.extend(cjk_grams(piece))
+        elif piece not in stop:
+            words.append(piece)
+    return _stemmer().stemWords(words) + tokens if words else tokens
+
+
+def tokenize_many(texts: list[str]) -> list[list[str]]:
+    return [tokenize(text) for text in texts]
