@@ -1,1 +1,17 @@
-"""Pure scoring functions: restore_score_100 and its variants, confidence intervals, paired tests."""
+"""Pure scoring: restore_score_100 and variants, means, confidence intervals, paired tests, agreement.
+
+Nothing here calls a model or reads a file; judges produce labels, these functions turn them into scores.
+"""
+
+from cts_dataset.scoring.agreement import LabelAgreement, RankAgreement, label_agreement, rank_agreement
+from cts_dataset.scoring.labels import CREDIT, LABELS, Label, normalise_label
+from cts_dataset.scoring.restore import (
+    VARIANTS, Aggregate, InstanceScore, aggregate, mean_score, score_instance, score_instances,
+)
+from cts_dataset.scoring.stats import Interval, PairedResult, bootstrap_ci, paired_test
+
+__all__ = [
+    "CREDIT", "LABELS", "VARIANTS", "Aggregate", "InstanceScore", "Interval", "Label", "LabelAgreement",
+    "PairedResult", "RankAgreement", "aggregate", "bootstrap_ci", "label_agreement", "mean_score",
+    "normalise_label", "paired_test", "rank_agreement", "score_instance", "score_instances",
+]
