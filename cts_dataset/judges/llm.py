@@ -1,0 +1,95 @@
+"""The LLM coverage judge over the chat-model protocol.
+
+Nuggets go to the model in chunks (10 per call by default, as nuggetizer and open-rag-eval do). Each
+attempt round sends every pending chunk of every item as ONE ``complete()`` batch. A chunk whose
+output cannot be parsed is retried (another sample: ``sample_index`` and a higher temperature, so a
+response cache does not replay the same failure) up to ``max_attempts``; after that its nuggets are
+unscored and the raw outputs are kept. Every call is traced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cts_dataset.judges.base import JudgeCall, JudgeItem, Judgement
+from cts_dataset.judges.parse import LabelParseError, labels_schema, parse_labels
+from cts_dataset.judges.prompts import load_prompt
+from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
+from cts_dataset.scoring.labels import Label
+
+DEFAULT_PROMPT = "coverage-v1"
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    item: int
+    index: int
+    start: int
+    nuggets: tuple[str, ...]
+
+
+class LLMJudge:
+    """Labels nuggets with a chat model; ``name`` is ``llm:<model spec>``."""
+
+    def __init__(self, model: ChatModel, batch_size: int = 10, max_attempts: int = 3,
+                 prompt_id: str = DEFAULT_PROMPT, max_tokens: int = 1024, retry_temperature: float = 0.7,
+                 structured: bool = True) -> None:
+        if batch_size < 1 or max_attempts < 1:
+            raise ValueError("batch_size and max_attempts must be at least 1")
+        self.model = model
+        self.batch_size = batch_size
+        self.max_attempts = max_attempts
+        self.prompt = load_prompt(prompt_id)
+        self.max_tokens = max_tokens
+        self.retry_temperature = retry_temperature
+        self.structured = structured
+        self.name = f"llm:{model.spec}"
+
+    def request(self, item: JudgeItem, nuggets: Sequence[str], attempt: int, tag: str = "") -> ChatRequest:
+        """The chat request for one chunk of one item at one attempt."""
+        listing = "\n".join(f"{n}. {text}" for n, text in enumerate(nuggets, start=1))
+        messages = self.prompt.render(query=item.query or "(not given)", answer=item.answer or "(empty answer)",
+                                      nuggets=listing, count=len(nuggets))
+        sampling = Sampling(temperature=0.0 if attempt == 0 else self.retry_temperature, max_tokens=self.max_tokens)
+        structured = StructuredOutput(json_schema=labels_schema(len(nuggets))) if self.structured else None
+        return ChatRequest.of(messages, sampling=sampling, structured=structured, sample_index=attempt,
+                              role="judge", tag=tag)
+
+    def _chunks(self, items: Sequence[JudgeItem]) -> list[_Chunk]:
+        chunks = []
+        for i, item in enumerate(items):
+            for c, start in enumerate(range(0, len(item.nuggets), self.batch_size)):
+                chunks.append(_Chunk(i, c, start, tuple(item.nuggets[start:start + self.batch_size])))
+        return chunks
+
+    def judge(self, items: Sequence[JudgeItem]) -> list[Judgement]:
+        results = [Judgement(labels=[None] * len(item.nuggets)) for item in items]
+        pending = self._chunks(items)
+        for attempt in range(self.max_attempts):
+            if not pending:
+                break
+            requests = [self.request(items[c.item], c.nuggets, attempt, f"{items[c.item].id}#{c.index}") for c in pending]
+            responses = self.model.complete(requests)
+            if len(responses) != len(requests):
+                raise RuntimeError(f"{self.model.spec}: {len(responses)} responses to {len(requests)} requests")
+            failed = []
+            for chunk, request, response in zip(pending, requests, responses):
+                error = ""
+                labels: list[Label] = []
+                try:
+                    labels = parse_labels(response.text, len(chunk.nuggets))
+                except LabelParseError as problem:
+                    error = str(problem)
+                    failed.append(chunk)
+                result = results[chunk.item]
+                result.labels[chunk.start:chunk.start + len(labels)] = labels
+                result.raw.append(response.text)
+                result.calls.append(JudgeCall(
+                    item_id=items[chunk.item].id, chunk=chunk.index, attempt=attempt, prompt_id=self.prompt.id,
+                    prompt_sha256=self.prompt.sha256, model=response.model or self.model.spec,
+                    messages=request.message_dicts(), raw_output=response.text, reasoning=response.reasoning,
+                    parsed=not error, error=error, prompt_tokens=response.usage.prompt_tokens,
+                    completion_tokens=response.usage.completion_tokens, latency_s=response.latency_s))
+            pending = failed
+        return results
