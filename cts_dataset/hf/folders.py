@@ -7,7 +7,6 @@ the card body comes from ``cards/``, so the folder never drifts from the code.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -17,23 +16,11 @@ import yaml
 from cts_dataset import corpus as corpus_module
 from cts_dataset.data import CORPUS_NAME, DATASET_NAME, SPLITS, load, split_path
 from cts_dataset.jsonl import write_jsonl
-
-_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-
+from cts_dataset.templates import fill
 
 def card_source(name: str) -> str:
     """A card body from ``cards/`` (installed as ``cts_dataset.cards``)."""
     return resources.files("cts_dataset.cards").joinpath(name).read_text(encoding="utf-8")
-
-
-def fill(template: str, values: dict[str, str]) -> str:
-    """Fill ``{{name}}`` placeholders; a missing or unused value is an error, not a silent gap."""
-    used = set(_PLACEHOLDER.findall(template))
-    if missing := used - set(values):
-        raise KeyError(f"card placeholders without a value: {sorted(missing)}")
-    if extra := set(values) - used:
-        raise KeyError(f"values with no placeholder in the card: {sorted(extra)}")
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
 
 def front_matter(meta: dict, features, splits: dict[str, str]) -> str:

@@ -1,0 +1,51 @@
+"""Shared pieces of the three interaction roles: role settings and dialogue rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
+from cts_dataset.protocol.prompts import Prompt, load_prompt
+from cts_dataset.protocol.views import QA
+
+
+@dataclass(frozen=True)
+class RoleSettings:
+    """How a role calls its model: prompt version, sampling, template kwargs, structured output."""
+
+    prompt_version: str = "v1"
+    sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=128))
+    chat_template_kwargs: tuple[tuple[str, object], ...] = (("enable_thinking", False),)
+    structured: bool = True
+
+    def prompt(self, role: str, language: str) -> Prompt:
+        return load_prompt(role, self.prompt_version, language)
+
+    def request(self, role: str, messages: list[dict[str, str]], tag: str,
+                structured: StructuredOutput | None = None) -> ChatRequest:
+        return ChatRequest.of(
+            messages, sampling=self.sampling, role=role, tag=tag,
+            structured=structured if self.structured else None,
+            chat_template_kwargs=dict(self.chat_template_kwargs),
+        )
+
+
+def render_pairs(prompt: Prompt, dialogue: Sequence[QA]) -> str:
+    return "\n".join(
+        prompt.fragment("pair", n=str(n), question=qa.question, answer=qa.answer)
+        for n, qa in enumerate(dialogue, start=1)
+    )
+
+
+def first_line(text: str) -> str:
+    """The first non-empty line, without list markers, labels or wrapping quotes."""
+    for line in text.strip().splitlines():
+        line = line.strip().lstrip("-*0123456789.) ").strip()
+        for label in ("Question:", "Q:", "Rewritten query:", "Query:", "问题：", "改写后的查询："):
+            if line.lower().startswith(label.lower()):
+                line = line[len(label):].strip()
+        line = line.strip("\"'“”「」 ")
+        if line:
+            return line
+    return ""
