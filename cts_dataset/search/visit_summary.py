@@ -1,0 +1,58 @@
+"""Goal-focused page summaries for ``visit``, as WebDancer's visit tool makes them.
+
+A summary model reads the page and the goal and returns JSON ``{rational, evidence, summary}``; the
+agent sees the evidence and the summary. All visits of one agent step go to the model as one batch.
+A reply that is not that JSON falls back to the page text itself (counted in ``failures``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
+from cts_dataset.search.prompts import load_prompt
+from cts_dataset.search.react_parse import loads_tolerant
+from cts_dataset.search.tool import Page, format_page
+
+SUMMARY_SCHEMA = {
+    "type": "object",
+    "properties": {"rational": {"type": "string"}, "evidence": {"type": "string"}, "summary": {"type": "string"}},
+    "required": ["rational", "evidence", "summary"],
+}
+
+
+class PageSummarizer:
+    """Turns (page, goal) pairs into the text a visit returns, one model batch per call."""
+
+    def __init__(self, model: ChatModel, max_page_chars: int = 20000, max_tokens: int = 1024,
+                 prompt_version: str = "v1") -> None:
+        self.model = model
+        self.prompt = load_prompt("visit_summary", prompt_version)
+        self.max_page_chars = max_page_chars
+        self.sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
+        self.failures = 0
+
+    def summarize(self, items: Sequence[tuple[Page, str]], max_fallback_chars: int) -> list[str]:
+        wanted = [i for i, (page, _) in enumerate(items) if page.found]
+        texts = [format_page(page, goal, max_fallback_chars) for page, goal in items]
+        if not wanted:
+            return texts
+        requests = [
+            ChatRequest.of(
+                [{"role": "user", "content": self.prompt.render(
+                    content=items[i][0].text[: self.max_page_chars], goal=items[i][1])}],
+                sampling=self.sampling, structured=StructuredOutput(json_schema=SUMMARY_SCHEMA),
+                role="visit_summary")
+            for i in wanted
+        ]
+        for i, response in zip(wanted, self.model.complete(requests)):
+            page, goal = items[i]
+            try:
+                data = loads_tolerant(response.text)
+                evidence, summary = str(data["evidence"]), str(data["summary"])
+            except (ValueError, KeyError, TypeError):
+                self.failures += 1
+                continue
+            texts[i] = (f"The useful information in {page.url} for user goal {goal} as follows: \n\n"
+                        f"Evidence in page: \n{evidence}\n\nSummary: \n{summary}\n\n")
+        return texts

@@ -1,0 +1,170 @@
+"""The web search tool for users with internet: a SearXNG JSON API or a Serper-compatible API.
+
+Configured by an endpoint URL and the *name* of an environment variable holding the API key. The key
+is read from the environment at request time and is never stored on the object, logged, written to
+an output, or shown in an error (any echo of it in a server message is redacted). HTTP is the
+standard library's urllib: two small JSON calls need no extra dependency.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
+from typing import Any, Literal
+from urllib.error import HTTPError, URLError
+from urllib.parse import urlencode
+from urllib.request import Request, urlopen
+
+from cts_dataset.search.tool import Page, SearchHit, cut_words
+
+log = logging.getLogger(__name__)
+Provider = Literal["searxng", "serper"]
+DEFAULT_KEY_ENV: dict[str, str] = {"searxng": "SEARXNG_API_KEY", "serper": "SERPER_API_KEY"}
+MAX_PAGE_BYTES = 2_000_000
+
+
+class SearchToolError(RuntimeError):
+    """The provider refused or failed; the message never contains the API key."""
+
+
+class TransientSearchError(SearchToolError):
+    """A failure worth telling the agent about and retrying later (timeout, 429, 5xx)."""
+
+
+class _TextExtractor(HTMLParser):
+    """Visible text of an HTML page (scripts, styles and markup dropped)."""
+
+    _SKIP = {"script", "style", "noscript", "template", "svg", "head"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self._skipping = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        self._in_title = tag == "title"
+        self._skipping += tag in self._SKIP and tag != "head"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_title = False
+        if tag in self._SKIP and tag != "head" and self._skipping:
+            self._skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data.strip()
+        elif not self._skipping and data.strip():
+            self.parts.append(data.strip())
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """(title, visible text) of an HTML document."""
+    parser = _TextExtractor()
+    parser.feed(html)
+    return parser.title, "\n".join(parser.parts)
+
+
+class WebSearchTool:
+    """Search through SearXNG (``GET {url}/search?format=json``) or Serper (``POST {url}``)."""
+
+    def __init__(self, provider: Provider, url: str, api_key_env: str | None = None, timeout_s: float = 20.0,
+                 retries: int = 2, max_workers: int = 4, snippet_chars: int = 300) -> None:
+        if provider not in DEFAULT_KEY_ENV:
+            raise ValueError(f"unknown web search provider {provider!r}; use one of {sorted(DEFAULT_KEY_ENV)}")
+        self.provider = provider
+        self.url = url.rstrip("/")
+        self.api_key_env = api_key_env or DEFAULT_KEY_ENV[provider]
+        self.timeout_s, self.retries, self.max_workers = timeout_s, retries, max_workers
+        self.snippet_chars = snippet_chars
+        self.name = f"{provider}:{self.url}"
+        self.engine_label = "Google" if provider == "serper" else "web"
+
+    def __repr__(self) -> str:
+        return f"WebSearchTool({self.provider!r}, {self.url!r}, api_key_env={self.api_key_env!r})"
+
+    def _key(self, required: bool) -> str:
+        key = os.environ.get(self.api_key_env, "")
+        if required and not key:
+            raise SearchToolError(f"{self.name}: set the API key in the environment variable {self.api_key_env}")
+        return key
+
+    def _redact(self, text: str) -> str:
+        key = self._key(required=False)
+        return text.replace(key, "***") if key else text
+
+    def _open(self, request: Request) -> bytes:
+        """The response body, retrying transient failures with a short backoff."""
+        for attempt in range(self.retries + 1):
+            try:
+                with urlopen(request, timeout=self.timeout_s) as response:
+                    return response.read(MAX_PAGE_BYTES)
+            except HTTPError as error:
+                body = error.read(500).decode("utf-8", "replace")
+                message = self._redact(f"{self.name}: HTTP {error.code} for {request.full_url}: {body}")
+                if error.code not in (429, 500, 502, 503, 504):
+                    raise SearchToolError(message) from None
+                failure: SearchToolError = TransientSearchError(message)
+            except (URLError, TimeoutError, ConnectionError) as error:
+                reason = getattr(error, "reason", error)
+                failure = TransientSearchError(self._redact(f"{self.name}: {request.full_url}: {reason}"))
+            log.warning("%s (attempt %d of %d)", failure, attempt + 1, self.retries + 1)
+            if attempt < self.retries:
+                time.sleep(min(0.5 * 2**attempt, 4.0))
+        raise failure
+
+    def _request_json(self, query: str, k: int) -> dict[str, Any]:
+        if self.provider == "serper":
+            body = json.dumps({"q": query, "num": k}).encode()
+            headers = {"X-API-KEY": self._key(required=True), "Content-Type": "application/json"}
+            request = Request(self.url, data=body, headers=headers, method="POST")
+        else:
+            key = self._key(required=False)
+            headers = {"Accept": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+            request = Request(f"{self.url}/search?{urlencode({'q': query, 'format': 'json'})}", headers=headers)
+        raw = self._open(request)
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            raise SearchToolError(f"{self.name}: the response for {query!r} is not JSON") from None
+        if not isinstance(data, dict):
+            raise SearchToolError(f"{self.name}: the response for {query!r} is not a JSON object")
+        return data
+
+    def _hits(self, data: dict[str, Any], k: int) -> list[SearchHit]:
+        rows = data.get("organic" if self.provider == "serper" else "results") or []
+        link_key, snippet_key = ("link", "snippet") if self.provider == "serper" else ("url", "content")
+        hits = []
+        for row in rows:
+            link = row.get(link_key)
+            if not link:
+                continue
+            date = row.get("date") or row.get("publishedDate") or ""
+            hits.append(SearchHit(doc_id=link, title=row.get("title") or link, url=link,
+                                  snippet=cut_words(row.get(snippet_key) or "", self.snippet_chars),
+                                  score=float(len(rows) - len(hits)), date=str(date)))
+        return hits[:k]
+
+    def search(self, queries: Sequence[str], k: int = 10) -> list[list[SearchHit]]:
+        if not queries:
+            return []
+        with ThreadPoolExecutor(max_workers=min(self.max_workers, len(queries))) as pool:
+            return list(pool.map(lambda q: self._hits(self._request_json(q, k), k), queries))
+
+    def visit(self, doc: str, goal: str = "") -> Page:
+        url = doc.strip().strip("<>\"'")
+        if not url.startswith(("http://", "https://")):
+            return Page(doc_id=url, url=url, title="", text="", found=False)
+        try:
+            raw = self._open(Request(url, headers={"User-Agent": "ctsbench"}))
+        except SearchToolError as error:
+            log.warning("visit failed: %s", error)
+            return Page(doc_id=url, url=url, title="", text="", found=False)
+        title, text = html_to_text(raw.decode("utf-8", "replace"))
+        return Page(doc_id=url, url=url, title=title or url, text=text, found=bool(text))
