@@ -138,6 +138,8 @@ class ReactSearcher:
         return reply.call
 
     def _run_searches(self, calls: list[tuple[ReactRun, ToolCall]]) -> None:
+        if not calls:
+            return
         queries = [q for _, call in calls for q in call.arguments["query"]]
         try:
             results = self.tool.search(queries, self.settings.search_k)
@@ -155,6 +157,8 @@ class ReactSearcher:
             run.add_tool_response("search", call.arguments, text, [h.doc_id for hits in mine for h in hits])
 
     def _run_visits(self, calls: list[tuple[ReactRun, ToolCall]]) -> None:
+        if not calls:
+            return
         visits = [(run, call, self.tool.visit(url, call.arguments["goal"]))
                   for run, call in calls for url in call.arguments["url"]]
         items = [(page, call.arguments["goal"]) for _, call, page in visits]
