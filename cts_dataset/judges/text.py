@@ -1,0 +1,51 @@
+"""Text helpers of the offline judges: content-word tokens and sentence splitting, English and Chinese.
+
+English: lower-cased words, stop words dropped (bm25s' NLTK-based list), Snowball-stemmed (PyStemmer),
+numbers kept as written ("242,469" -> "242469"). Chinese has no spaces: a run of CJK characters becomes
+its overlapping character bigrams (a lone character stays itself), which needs no dictionary.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# CJK runs first, then digit groups with thousands separators or decimals, then other word runs.
+_TOKEN = re.compile(rf"[{_CJK}]+|\d+(?:[.,]\d+)*|[^\W\d_{_CJK}]+", re.UNICODE)
+_IS_CJK = re.compile(rf"[{_CJK}]")
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9{_CJK}])|(?<=[。！？；])|\n+")
+
+
+@cache
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@cache
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+    return frozenset(STOPWORDS_EN_PLUS)
+
+
+def content_tokens(text: str) -> list[str]:
+    """Content-word tokens of a text (English stems, numbers, CJK bigrams), in order."""
+    tokens: list[str] = []
+    stop = _stopwords()
+    for match in _TOKEN.finditer(text.lower()):
+        piece = match.group(0)
+        if _IS_CJK.match(piece):
+            tokens.extend([piece] if len(piece) == 1 else [piece[i:i + 2] for i in range(len(piece) - 1)])
+        elif piece[0].isdigit():
+            tokens.append(piece.replace(",", ""))
+        elif piece not in stop:
+            tokens.append(_stemmer().stemWord(piece))
+    return tokens
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a text (end punctuation in English and Chinese, or line breaks)."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
