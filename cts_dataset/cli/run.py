@@ -1,0 +1,61 @@
+"""`ctsbench run`: baseline, clarify@k and oracle for one clarifier, searched, judged and scored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _budgets(values: tuple[str, ...], extra: tuple[int, ...]) -> list[int] | None:
+    """``--budgets 1 2 3`` and ``--budgets 1,2,3`` both work (click options take one value each)."""
+    if not values:
+        if extra:
+            raise click.UsageError(f"unexpected arguments: {' '.join(map(str, extra))}")
+        return None
+    out = [int(v) for value in values for v in value.replace(",", " ").split()]
+    return out + list(extra)
+
+
+@click.command(context_settings={"show_default": True})
+@click.argument("extra_budgets", nargs=-1, type=int, metavar="")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="A YAML run config; flags override it.")
+@click.option("--clarifier", help="Model spec of the clarifier, e.g. vllm:Qwen/Qwen3-8B, openai:gpt-4.1, default.")
+@click.option("--preset", help="Protocol preset fixing the other roles (cpu-smoke, ctsbench-v1).")
+@click.option("--user-answerer", help="Override the preset's user answerer model.")
+@click.option("--rewriter", help="Override the preset's rewriter model.")
+@click.option("--searcher", type=click.Choice(["retrieval", "react"]), help="Override the preset's searcher.")
+@click.option("--search-model", help="Model spec of the ReAct search agent.")
+@click.option("--judge", help="Override the preset's judge: lexical, embedding or a model spec.")
+@click.option("--budgets", multiple=True, help="Clarification budgets k, e.g. --budgets 1 2 3.")
+@click.option("--conditions", help="Comma-separated subset of baseline,clarify,oracle.")
+@click.option("--show-budget", is_flag=True, default=None, help="Tell the clarifier the budget (one dialogue per k).")
+@click.option("--dataset", help="A shipped split (demo) or an instances JSONL file.")
+@click.option("--limit", type=int, help="Run the first N instances only.")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), help="The run folder (resumed if it exists).")
+@click.option("--no-cache", is_flag=True, help="Bypass the response cache.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str | None, preset: str | None,
+        user_answerer: str | None, rewriter: str | None, searcher: str | None, search_model: str | None,
+        judge: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
+        dataset: str | None, limit: int | None, out_dir: Path | None, no_cache: bool, quiet: bool) -> None:
+    """Run the Clarify-Then-Search experiment and write a run folder with every intermediate record.
+
+    A killed run resumes where it stopped when started again with the same --out-dir.
+    """
+    from cts_dataset.pipeline.config import load_config
+    from cts_dataset.pipeline.experiment import Experiment
+    from cts_dataset.pipeline.summary import render_markdown
+
+    searcher_config = None
+    if searcher or search_model:
+        searcher_config = {"kind": searcher or "react", "model": search_model}
+    config = load_config(
+        config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
+        searcher=searcher_config, judge=judge, budgets=_budgets(budgets, extra_budgets),
+        conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
+        limit=limit, out_dir=out_dir, cache=False if no_cache else None,
+    )
+    summary = Experiment(config, progress=not quiet).run()
+    click.echo(render_markdown(summary))
+    click.echo(f"run folder: {config.out_dir} (summary.md, summary.json, config.json, one JSONL per stage)")

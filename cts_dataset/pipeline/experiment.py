@@ -1,0 +1,199 @@
+"""The orchestrator: every stage gathers the pending work of all instances and conditions into one
+batch per model call, writes its records as they finish, and skips what a previous run finished."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cts_dataset.pipeline import components
+from cts_dataset.pipeline.config import RunConfig
+from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play
+from cts_dataset.pipeline.store import RunStore, record_key
+from cts_dataset.protocol import rewriter
+from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol.views import RewriterView
+from cts_dataset.records import Instance
+
+BATCH = 512  # records per model batch and per durable write: a kill loses at most this many
+
+
+@dataclass(frozen=True)
+class SearchJob:
+    instance: Instance
+    condition: str
+    budget: int | None
+    query: str
+
+    @property
+    def key(self) -> dict[str, Any]:
+        return {"instance": self.instance.id, "condition": self.condition, "budget": self.budget}
+
+
+class Progress:
+    """One tqdm bar per stage, on stderr."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.bars: dict[str, Any] = {}
+
+    def start(self, stage: str, total: int) -> None:
+        if self.enabled and total:
+            from tqdm import tqdm
+
+            self.bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
+
+    def __call__(self, stage: str, done: int) -> None:
+        if stage not in self.bars:
+            self.start(stage, done)
+        bar = self.bars.get(stage)
+        if bar is not None:
+            bar.update(done)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+
+class Experiment:
+    def __init__(self, config: RunConfig, models: dict[str, Any] | None = None, searcher: Any = None,
+                 judge: Any = None, progress: bool = True) -> None:
+        """``models`` (role -> ChatModel), ``searcher`` and ``judge`` may be given (tests); else built from config."""
+        self.config = config
+        self.folder = Path(config.out_dir)
+        self.store = RunStore(self.folder)
+        self.instances = components.load_instances(config)
+        trace = self.folder / "calls.jsonl"
+        models = dict(models or {})
+        for role in ("clarifier", "user_answerer", "rewriter"):
+            if role not in models:
+                models[role] = components.load_role_model(getattr(config, role), config, trace)
+        self.models = models
+        self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
+        self.judge = judge if judge is not None else components.build_judge(config, self.folder / "judge_calls.jsonl")
+        self.settings = {role: RoleSettings(prompt_version=config.prompt_version) for role in self.models}
+        self.prompt_ids = components.prompt_ids(config.prompt_version)
+        self.progress = Progress(progress)
+
+    # -- stages -------------------------------------------------------------------------------------
+    def dialogues(self) -> list[DialogueKey]:
+        if "clarify" not in self.config.conditions:
+            return []
+        return dialogue_keys(self.instances, self.config.budgets, self.config.show_budget)
+
+    def rewrite_stage(self, dialogues: Sequence[DialogueKey]) -> None:
+        jobs = []
+        for d in dialogues:
+            budgets = [d.budget] if d.budget is not None else self.config.budgets
+            for k in budgets:
+                key = {"instance": d.instance.id, "condition": "clarify", "budget": k}
+                if record_key(key) not in self.store["rewrite"]:
+                    jobs.append((d, k, key))
+        for start in range(0, len(jobs), BATCH):
+            chunk = jobs[start:start + BATCH]
+            views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k)) for d, k, _ in chunk]
+            model = self.models["rewriter"]
+            rewrites = rewriter.rewrite(model, views, self.settings["rewriter"], [str(key) for *_, key in chunk])
+            self.store["rewrite"].append(
+                {**key, "query": r.query, "fallback": r.fallback, "raw": r.raw, "model": model.spec,
+                 **self.prompt_ids["rewriter"][d.instance.language]} for (d, _, key), r in zip(chunk, rewrites))
+            self.progress("rewrite", len(chunk))
+
+    def search_jobs(self) -> list[SearchJob]:
+        jobs = []
+        for instance in self.instances:
+            if "baseline" in self.config.conditions:
+                jobs.append(SearchJob(instance, "baseline", None, instance.blurred_query))
+            if "clarify" in self.config.conditions:
+                for k in self.config.budgets:
+                    rewrite = self.store["rewrite"].get(record_key({"instance": instance.id, "condition": "clarify", "budget": k}))
+                    jobs.append(SearchJob(instance, "clarify", k, rewrite["query"]))
+            if "oracle" in self.config.conditions:
+                jobs.append(SearchJob(instance, "oracle", None, instance.fused_query))
+        return jobs
+
+    def search_stage(self, jobs: Sequence[SearchJob]) -> None:
+        todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
+        for start in range(0, len(todo), BATCH):
+            chunk = todo[start:start + BATCH]
+            outputs = self.searcher.search([j.query for j in chunk], tags=[record_key(j.key) for j in chunk])
+            self.store["search"].append({**j.key, **o.model_dump(mode="json")} for j, o in zip(chunk, outputs))
+            self.progress("search", len(chunk))
+
+    def judge_stage(self, jobs: Sequence[SearchJob]) -> None:
+        from cts_dataset.judges.base import JudgeItem
+        from cts_dataset.scoring.restore import score_instance
+
+        todo = [j for j in jobs if record_key(j.key) not in self.store["judge"]]
+        for start in range(0, len(todo), BATCH):
+            chunk = todo[start:start + BATCH]
+            items = [JudgeItem(answer=self.store["search"].get(record_key(j.key))["answer"],
+                               nuggets=tuple(n.text for n in j.instance.nuggets), query=j.instance.fused_query,
+                               id=record_key(j.key)) for j in chunk]
+            judgements = self.judge.judge(items)
+            records = []
+            for job, judgement in zip(chunk, judgements):
+                labels = list(judgement.labels)
+                score = score_instance([n.weight for n in job.instance.nuggets], judgement.labels)
+                records.append({**job.key, "labels": labels, "raw": judgement.raw, "evidence": judgement.evidence,
+                                "judge": _judge_name(self.judge), **score.as_dict()})
+            self.store["judge"].append(records)
+            self.progress("judge", len(chunk))
+
+    # -- the whole run ------------------------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        from cts_dataset.pipeline.summary import summarise, write_summary
+
+        self.write_config()
+        try:
+            dialogues = self.dialogues()
+            play(self.store, dialogues, self.models["clarifier"], self.models["user_answerer"], self.settings,
+                 self.prompt_ids, BATCH, self.progress)
+            self.rewrite_stage(dialogues)
+            jobs = self.search_jobs()
+            self.search_stage(jobs)
+            self.judge_stage(jobs)
+        finally:
+            self.progress.close()
+        summary = summarise(self.config, self.instances, self.store)
+        write_summary(self.folder, summary)
+        return summary
+
+    def write_config(self) -> None:
+        from cts_dataset import __version__
+
+        config = json.loads(self.config.model_dump_json())
+        path = self.folder / "config.json"
+        resolved = {
+            "config": config,
+            "ctsbench_version": __version__,
+            "dataset_revision": components.dataset_revision(self.config),
+            "instances": len(self.instances),
+            "models": {role: _model_description(model) for role, model in self.models.items()},
+            "searcher": getattr(self.searcher, "describe", lambda: type(self.searcher).__name__)(),
+            "judge": _judge_name(self.judge),
+            "prompts": self.prompt_ids,
+        }
+        if path.exists():
+            previous = json.loads(path.read_text())
+            if previous.get("config") != config or previous.get("dataset_revision") != resolved["dataset_revision"]:
+                raise ValueError(f"{path}: this folder holds a run with another config or dataset; "
+                                 "choose another --out-dir (or delete the folder to start over)")
+        path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def _model_description(model: Any) -> dict[str, Any]:
+    spec = getattr(model, "spec", str(model))
+    resolved = getattr(model, "resolved", None) or getattr(model, "model_spec", None)
+    description = {"spec": spec}
+    if resolved is not None and hasattr(resolved, "to_dict"):
+        description["resolved"] = resolved.to_dict()
+    return description
+
+
+def _judge_name(judge: Any) -> str:
+    return getattr(judge, "spec", None) or getattr(judge, "name", None) or type(judge).__name__
