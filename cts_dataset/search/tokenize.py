@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
-TOKENIZER_VERSION = "en-snowball-nltkstop+cjk-bigram-v1"
+TOKENIZER_VERSION = "en-snowball-nltkstop+cjk-bigram-v2"
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_]+", re.UNICODE)
+# Words exclude CJK characters, so "1976年唐山" splits into "1976" and a CJK run (v1 kept it whole).
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 
