@@ -12,34 +12,12 @@ from cts_dataset.pipeline.config import load_config
 from cts_dataset.pipeline.experiment import Experiment
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.retrieval import RetrievalSearcher
+from tests.scripted_roles import make_models
 
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     return RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path_factory.mktemp("bm25")))
-
-
-def answer_from_intent(request):
-    """A faithful scripted user: states the year if the intent has one, else unknown."""
-    intent, question = request.messages[1].content.split("\n")[:2]
-    if "year" not in question:
-        return json.dumps({"answer": "unknown"})
-    years = [w.strip(",.?") for w in intent.split() if w.strip(",.?").isdigit() and len(w.strip(",.?")) == 4]
-    return json.dumps({"answer": years[0] if years else "unknown"})
-
-
-def rewrite_with_answers(request):
-    user = request.messages[1].content
-    query = user.split("\n")[0].removeprefix("Original query: ")
-    answers = [line.split(": ", 1)[1] for line in user.split("\n") if line.startswith("A") and ": " in line]
-    return " ".join([query, *[a for a in answers if a != "unknown"]])
-
-
-def make_models():
-    clarifier = ScriptedModel(default=lambda r: "Which year do you mean?" if "question 1" in r.messages[1].content
-                              else "Which place do you mean?")
-    return {"clarifier": clarifier, "user_answerer": ScriptedModel(default=answer_from_intent),
-            "rewriter": ScriptedModel(default=rewrite_with_answers)}
 
 
 def run(tmp_path, searcher, models, **overrides):
@@ -91,3 +69,60 @@ def test_a_folder_holding_another_config_is_refused(tmp_path, searcher):
     run(tmp_path, searcher, make_models())
     with pytest.raises(ValueError, match="another config"):
         run(tmp_path, searcher, make_models(), budgets=[1])
+
+
+KILLABLE_RUN = """
+import sys, time
+from pathlib import Path
+from cts_dataset.judges.lexical import LexicalJudge
+from cts_dataset.pipeline import experiment
+from cts_dataset.pipeline.config import load_config
+from cts_dataset.search.corpus_tool import CorpusSearchTool
+from cts_dataset.search.retrieval import RetrievalSearcher
+from tests.scripted_roles import make_models
+
+class SlowSearcher(RetrievalSearcher):
+    def search(self, queries, tags=None):
+        time.sleep(0.3)  # slow enough to be killed between two durable batches
+        return super().search(queries, tags)
+
+experiment.BATCH = 2
+config = load_config(out_dir=Path(sys.argv[1]), limit=6)
+searcher = SlowSearcher(CorpusSearchTool(cache_root=Path(sys.argv[2])))
+experiment.Experiment(config, models=make_models(), searcher=searcher, judge=LexicalJudge(), progress=False).run()
+"""
+
+
+def test_a_killed_run_resumes_with_nothing_lost_or_duplicated(tmp_path, searcher, fresh_hf_env):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import REPO
+
+    folder = tmp_path / "killed"
+    env = {**fresh_hf_env, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen([sys.executable, "-c", KILLABLE_RUN, str(folder), str(tmp_path / "bm25")], cwd=REPO, env=env)
+    search_file = folder / "search.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if search_file.exists() and len(search_file.read_text().splitlines()) >= 4:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (folder / "summary.json").exists()
+    with open(search_file, "a") as handle:  # as if the kill had torn a line in half
+        handle.write('{"instance": "demo-0001", "condi')
+    models = make_models()
+    resumed = Experiment(load_config(out_dir=folder, limit=6), models=models, searcher=searcher,
+                         judge=LexicalJudge(), progress=False).run()
+    assert all(m.calls == [] for m in models.values()), "dialogues and rewrites finished before the kill are reused"
+    straight = run(tmp_path / "straight", searcher, make_models())
+    resumed_rows = sorted((folder / "search.jsonl").read_text().splitlines())
+    straight_rows = sorted((tmp_path / "straight" / "run" / "search.jsonl").read_text().splitlines())
+    assert resumed_rows == straight_rows and len(resumed_rows) == len(set(resumed_rows)) == 30
+    assert {k: v for k, v in resumed.items() if k != "run"} == {k: v for k, v in straight.items() if k != "run"}
