@@ -45,6 +45,7 @@ class RunConfig(BaseModel):
     limit: int | None = None
     out_dir: Path | None = Field(None, description="Default: runs/<clarifier>__<preset>.")
     prompt_version: str = "v1"
+    batch_size: int = Field(4096, ge=1, description="Requests per model batch and per durable write; a kill loses at most one batch.")
     cache: bool = True
 
     @field_validator("budgets")

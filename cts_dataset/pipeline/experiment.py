@@ -19,7 +19,7 @@ from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
 
-BATCH = 512  # records per model batch and per durable write: a kill loses at most this many
+BATCH: int | None = None  # tests may force a small batch; otherwise config.batch_size
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class Experiment:
         self.settings = {role: RoleSettings(prompt_version=config.prompt_version) for role in self.models}
         self.prompt_ids = components.prompt_ids(config.prompt_version)
         self.progress = Progress(progress)
+        self.batch = BATCH or config.batch_size
 
     # -- stages -------------------------------------------------------------------------------------
     def dialogues(self) -> list[DialogueKey]:
@@ -93,8 +94,8 @@ class Experiment:
                 key = {"instance": d.instance.id, "condition": "clarify", "budget": k}
                 if record_key(key) not in self.store["rewrite"]:
                     jobs.append((d, k, key))
-        for start in range(0, len(jobs), BATCH):
-            chunk = jobs[start:start + BATCH]
+        for start in range(0, len(jobs), self.batch):
+            chunk = jobs[start:start + self.batch]
             views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k)) for d, k, _ in chunk]
             model = self.models["rewriter"]
             rewrites = rewriter.rewrite(model, views, self.settings["rewriter"], [str(key) for *_, key in chunk])
@@ -118,8 +119,8 @@ class Experiment:
 
     def search_stage(self, jobs: Sequence[SearchJob]) -> None:
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
-        for start in range(0, len(todo), BATCH):
-            chunk = todo[start:start + BATCH]
+        for start in range(0, len(todo), self.batch):
+            chunk = todo[start:start + self.batch]
             outputs = self.searcher.search([j.query for j in chunk], tags=[record_key(j.key) for j in chunk])
             self.store["search"].append({**j.key, **o.model_dump(mode="json")} for j, o in zip(chunk, outputs))
             self.progress("search", len(chunk))
@@ -129,8 +130,8 @@ class Experiment:
         from cts_dataset.scoring.restore import score_instance
 
         todo = [j for j in jobs if record_key(j.key) not in self.store["judge"]]
-        for start in range(0, len(todo), BATCH):
-            chunk = todo[start:start + BATCH]
+        for start in range(0, len(todo), self.batch):
+            chunk = todo[start:start + self.batch]
             items = [JudgeItem(answer=self.store["search"].get(record_key(j.key))["answer"],
                                nuggets=tuple(n.text for n in j.instance.nuggets), query=j.instance.fused_query,
                                id=record_key(j.key)) for j in chunk]
@@ -152,7 +153,7 @@ class Experiment:
         try:
             dialogues = self.dialogues()
             play(self.store, dialogues, self.models["clarifier"], self.models["user_answerer"], self.settings,
-                 self.prompt_ids, BATCH, self.progress)
+                 self.prompt_ids, self.batch, self.progress)
             self.rewrite_stage(dialogues)
             jobs = self.search_jobs()
             self.search_stage(jobs)
