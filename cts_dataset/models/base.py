@@ -105,6 +105,7 @@ class ChatResponse:
     latency_s: float = 0.0
     cached: bool = False
     model: str = ""
+    raw: str = ""  # the model's output as generated, reasoning included (for traces)
 
 
 def split_reasoning(raw: str) -> tuple[str, str]:

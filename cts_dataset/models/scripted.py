@@ -42,5 +42,5 @@ class ScriptedModel:
             raw = reply(request) if callable(reply) else reply
             text, reasoning = split_reasoning(raw)
             responses.append(ChatResponse(text=text, reasoning=reasoning, model=self.spec,
-                                          usage=Usage(0, len(raw.split()))))
+                                          usage=Usage(0, len(raw.split())), raw=raw))
         return responses

@@ -1,0 +1,141 @@
+"""The ``transformers`` backend: a local HF folder (or a GGUF file), batched generation with left padding.
+
+Requests that share sampling parameters and chat-template kwargs are generated together in batches of
+``batch_size``; structured output (JSON schema or choice) is enforced token by token with xgrammar,
+the grammar engine vLLM uses.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from cts_dataset.models.base import ChatRequest, ChatResponse, StructuredOutput, Usage, split_reasoning
+
+INSTALL_HINT = 'the transformers backend needs PyTorch and transformers: pip install "ctsbench[hf]"'
+
+
+class TransformersModel:
+    """A chat model run by ``transformers`` on this machine (CPU by default)."""
+
+    def __init__(self, path: str | Path, *, gguf_file: str | None = None, revision: str | None = None,
+                 dtype: str = "float32", batch_size: int = 16, device: str = "cpu",
+                 spec: str | None = None) -> None:
+        try:
+            import torch
+            import transformers
+        except ImportError as error:
+            raise ImportError(INSTALL_HINT) from error
+        self.spec = spec or f"transformers:{path}"
+        self.batch_size, self.device, self._torch = batch_size, device, torch
+        options: dict[str, Any] = {"revision": revision} if revision else {}
+        if gguf_file:
+            options["gguf_file"] = gguf_file
+        self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), **options)
+        self.tokenizer.padding_side = "left"  # generation continues from the right edge of every row
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.model = transformers.AutoModelForCausalLM.from_pretrained(
+            str(path), dtype=getattr(torch, dtype), **options).to(device).eval()
+        self._grammar_compiler: Any = None
+
+    def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
+        groups: dict[Any, list[int]] = {}
+        for i, request in enumerate(requests):
+            seed = _seed(request)
+            # Constrained and free rows never share a batch: a grammar applies to every row of its batch.
+            key = (request.sampling, seed, request.chat_template_kwargs, request.structured is None)
+            groups.setdefault(key, []).append(i)
+        responses: list[ChatResponse | None] = [None] * len(requests)
+        for indices in groups.values():
+            for start in range(0, len(indices), self.batch_size):
+                chunk = indices[start:start + self.batch_size]
+                for i, response in zip(chunk, self._generate([requests[i] for i in chunk])):
+                    responses[i] = response
+        return [r for r in responses if r is not None]
+
+    def _generate(self, batch: list[ChatRequest]) -> list[ChatResponse]:
+        torch, first = self._torch, batch[0]
+        prompts = [self.tokenizer.apply_chat_template(r.message_dicts(), tokenize=False, add_generation_prompt=True,
+                                                      **dict(r.chat_template_kwargs)) for r in batch]
+        inputs = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
+        sampling = first.sampling
+        options: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "pad_token_id": self.tokenizer.pad_token_id}
+        if sampling.temperature > 0:
+            options.update(do_sample=True, temperature=sampling.temperature, top_p=sampling.top_p)
+            seed = _seed(first)
+            if seed is not None:
+                torch.manual_seed(seed)
+        else:
+            options.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        if sampling.stop:
+            options.update(stop_strings=list(sampling.stop), tokenizer=self.tokenizer)
+        if first.structured is not None:
+            options["logits_processor"] = [self._grammar_processor([r.structured for r in batch])]
+        started = time.perf_counter()
+        with torch.no_grad():
+            output = self.model.generate(**inputs, **options)
+        latency = time.perf_counter() - started
+        prompt_len = inputs["input_ids"].shape[1]
+        eos = set(_as_list(self.model.generation_config.eos_token_id) or [self.tokenizer.eos_token_id])
+        responses = []
+        for row, request in enumerate(batch):
+            tokens = output[row, prompt_len:].tolist()
+            ended = next((k for k, t in enumerate(tokens) if t in eos), None)
+            kept = tokens if ended is None else tokens[:ended]
+            if ended is None:
+                while kept and kept[-1] == self.tokenizer.pad_token_id:  # rows that stopped on a stop string
+                    kept.pop()
+            raw = self.tokenizer.decode(kept, skip_special_tokens=True)
+            raw, stopped = _cut_at_stop(raw, sampling.stop)
+            finish = "stop" if ended is not None or stopped or len(kept) < sampling.max_tokens else "length"
+            text, reasoning = split_reasoning(raw)
+            responses.append(ChatResponse(
+                text=text, reasoning=reasoning, finish_reason=finish, latency_s=latency, model=self.spec, raw=raw,
+                usage=Usage(int(inputs["attention_mask"][row].sum()), len(kept) + (ended is not None))))
+        return responses
+
+    def _grammar_processor(self, constraints: list[StructuredOutput | None]) -> Any:
+        try:
+            import xgrammar
+            from xgrammar.contrib.hf import LogitsProcessor
+        except ImportError as error:
+            raise ImportError('structured output with transformers needs xgrammar: pip install "ctsbench[hf]"') \
+                from error
+        if self._grammar_compiler is None:
+            info = xgrammar.TokenizerInfo.from_huggingface(self.tokenizer, vocab_size=self.model.config.vocab_size)
+            self._grammar_compiler = xgrammar.GrammarCompiler(info)
+        compiled = [self._compile(c) for c in constraints]
+        return LogitsProcessor(compiled)
+
+    def _compile(self, constraint: StructuredOutput | None) -> Any:
+        import json
+
+        compiler = self._grammar_compiler
+        assert constraint is not None  # batches are grouped so every row is constrained
+        if constraint.json_schema is not None:
+            return compiler.compile_json_schema(json.dumps(constraint.json_schema), any_whitespace=False)
+        options = " | ".join(json.dumps(c) for c in constraint.choice or ())
+        return compiler.compile_grammar(f"root ::= {options}")
+
+    def close(self) -> None:
+        del self.model
+
+
+def _seed(request: ChatRequest) -> int | None:
+    # Samples of one request differ by index yet stay reproducible.
+    seed = request.sampling.seed
+    return None if seed is None else seed + request.sample_index
+
+
+def _as_list(value: Any) -> list[int]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _cut_at_stop(text: str, stops: tuple[str, ...]) -> tuple[str, bool]:
+    cuts = [text.find(s) for s in stops if s and s in text]
+    return (text[:min(cuts)], True) if cuts else (text, False)
