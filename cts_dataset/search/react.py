@@ -74,6 +74,11 @@ class ReactSearcher:
                                  max_tokens=self.settings.max_tokens_per_call, stop=STOP_STRINGS,
                                  seed=self.settings.seed)
 
+    def describe(self) -> dict[str, Any]:
+        """What a run's config.json records about this searcher."""
+        return {"kind": self.name, "tool": self.tool.name, "model": self.model.spec,
+                "settings": self.settings.model_dump(), "prompts": self.prompts}
+
     def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
         tags = list(tags) if tags is not None else [""] * len(queries)
         if len(tags) != len(queries):

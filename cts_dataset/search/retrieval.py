@@ -7,7 +7,7 @@ byte for byte. It shows how much of the gold a plain retriever reaches from a (r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,6 +33,10 @@ class RetrievalSearcher:
     def __init__(self, tool: SearchTool, settings: RetrievalSettings | None = None) -> None:
         self.tool = tool
         self.settings = settings or RetrievalSettings()
+
+    def describe(self) -> dict[str, Any]:
+        """What a run's config.json records about this searcher."""
+        return {"kind": self.name, "tool": self.tool.name, "settings": self.settings.model_dump()}
 
     def _passage(self, hit: SearchHit) -> str:
         if self.settings.passages_from == "visit":

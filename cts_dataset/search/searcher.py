@@ -32,6 +32,10 @@ class Searcher(Protocol):
     def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
         ...
 
+    def describe(self) -> dict[str, Any]:
+        """Kind, tool, model and settings, for the run's config.json."""
+        ...
+
 
 class ToolConfig(BaseModel):
     """Which search tool: the local corpus (default: the shipped one) or a web provider."""
@@ -78,6 +82,32 @@ def load_tool(config: ToolConfig | Mapping[str, Any] | None = None, cache_root: 
                          snippet_chars=config.snippet_chars)
 
 
+def searcher_config(spec: str | SearcherConfig | Mapping[str, Any]) -> SearcherConfig:
+    """The config a name, a :class:`SearcherConfig` or a mapping describes.
+
+    A mapping may also hold ``model`` (a model reference its caller resolves; ignored here) and
+    ``options``: sections (``tool``, ``react``, ``retrieval``) or flat settings of the chosen kind,
+    e.g. ``{"kind": "react", "options": {"max_llm_calls": 10}}``.
+    """
+    if isinstance(spec, SearcherConfig):
+        return spec
+    if isinstance(spec, str):
+        return SearcherConfig.model_validate({"kind": spec})
+    data = {k: v for k, v in spec.items() if k not in ("model", "options")}
+    kind = data.get("kind", "retrieval")
+    section_fields = {"react": ReactSettings.model_fields, "retrieval": RetrievalSettings.model_fields}.get(kind, {})
+    for key, value in (spec.get("options") or {}).items():
+        if key in SearcherConfig.model_fields and key != "kind":
+            data[key] = {**data.get(key, {}), **value} if isinstance(value, Mapping) else value
+        elif key in section_fields:
+            data.setdefault(kind, {})
+            data[kind] = {**data[kind], key: value}
+        else:
+            raise ValueError(f"unknown option {key!r} for the {kind!r} searcher; known: "
+                             f"{', '.join(sorted({'tool', *section_fields}))}")
+    return SearcherConfig.model_validate(data)
+
+
 def load_searcher(spec: str | SearcherConfig | Mapping[str, Any] = "retrieval", model: ChatModel | None = None,
                   tool: SearchTool | None = None, summary_model: ChatModel | None = None) -> Searcher:
     """A searcher from a name (``"retrieval"``, ``"react"``), a config mapping or a :class:`SearcherConfig`.
@@ -85,12 +115,7 @@ def load_searcher(spec: str | SearcherConfig | Mapping[str, Any] = "retrieval", 
     ``react`` needs ``model`` (the agent's chat model); ``tool`` overrides the configured tool, so
     callers can share one loaded index between searchers.
     """
-    if isinstance(spec, str):
-        config = SearcherConfig(kind=spec)  # type: ignore[arg-type]  (pydantic checks the name)
-    elif isinstance(spec, SearcherConfig):
-        config = spec
-    else:
-        config = SearcherConfig.model_validate(dict(spec))
+    config = searcher_config(spec)
     tool = tool or load_tool(config.tool)
     if config.kind == "retrieval":
         return RetrievalSearcher(tool, config.retrieval)
