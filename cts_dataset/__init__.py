@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from cts_dataset.corpus import load_corpus
 from cts_dataset.data import dataset_revision, load
+from cts_dataset.metric import metric_path
 from cts_dataset.records import Candidate, Constraint, ConstraintType, Document, GoldRecord, Instance, Nugget
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Candidate", "Constraint", "ConstraintType", "Document", "GoldRecord", "Instance", "Nugget",
-    "__version__", "dataset_revision", "load", "load_corpus",
+    "__version__", "dataset_revision", "load", "load_corpus", "metric_path",
 ]
