@@ -8,6 +8,7 @@ from cts_dataset import __version__
 from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.info import info
+from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
 from cts_dataset.cli.validate import validate
 
@@ -23,3 +24,4 @@ main.add_command(hub)
 main.add_command(info)
 main.add_command(check_data)
 main.add_command(run)
+main.add_command(score)

@@ -1,0 +1,75 @@
+"""The summary of a scored folder (JSON and markdown), recomputed from its items on every run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cts_dataset.scoring.restore import mean_score
+from cts_dataset.scoring.stats import bootstrap_ci
+
+OFFLINE_NOTE = ("The {judge} judge is an offline approximation for smoke runs and cheap bounds; "
+                "its scores are not comparable with published restore_score numbers.")
+
+
+def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidates: str, n_gold: int,
+              n_candidates: int, candidates_without_gold: list[str], gold_without_candidate: list[str],
+              problems: list[str], seed: int = 0) -> dict[str, Any]:
+    """Means, CI and counts over the judged items of the current inputs, plus what could not be scored."""
+    restore = [r["restore_score_100"] for r in records]
+    interval = bootstrap_ci(restore, seed=seed)
+    scored = [v for v in restore if v is not None]
+    missing_as_zero = mean_score(scored + [0.0] * len(gold_without_candidate))
+    systems = sorted({r.get("system") for r in records if r.get("system")})
+    return {
+        "judge": judge, "gold": gold, "candidates": candidates, "systems": systems,
+        "restore_score_100": interval.mean,
+        "restore_score_100_ci95": [interval.low, interval.high],
+        "strict_100": mean_score(r["strict_100"] for r in records),
+        "unweighted_100": mean_score(r["unweighted_100"] for r in records),
+        "restore_score_100_missing_as_zero": missing_as_zero,
+        "n_gold": n_gold, "n_candidates": n_candidates, "n_judged": len(records),
+        "n_scored_items": len(scored), "n_unscored_items": len(records) - len(scored),
+        "n_zero_weight_items": sum(1 for r in records if r.get("zero_weight")),
+        "n_nuggets": sum(r["n_nuggets"] for r in records),
+        "n_unscored_nuggets": sum(r["n_unscored"] for r in records),
+        "unscored_items": [r["id"] for r in records if r["restore_score_100"] is None],
+        "candidates_without_gold": candidates_without_gold,
+        "gold_without_candidate": gold_without_candidate,
+        "input_problems": problems,
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def markdown(summary: dict[str, Any]) -> str:
+    low, high = summary["restore_score_100_ci95"]
+    lines = [
+        "# restore_score summary", "",
+        f"- judge: `{summary['judge']}`", f"- gold: `{summary['gold']}`", f"- candidates: `{summary['candidates']}`", "",
+        "| metric | value |", "|---|---|",
+        f"| restore_score_100 | {_fmt(summary['restore_score_100'])} (95% CI {_fmt(low)}-{_fmt(high)}) |",
+        f"| strict_100 | {_fmt(summary['strict_100'])} |",
+        f"| unweighted_100 | {_fmt(summary['unweighted_100'])} |",
+        f"| restore_score_100, missing candidates as 0 | {_fmt(summary['restore_score_100_missing_as_zero'])} |",
+        f"| items judged / scored / unscored | {summary['n_judged']} / {summary['n_scored_items']} / {summary['n_unscored_items']} |",
+        f"| nuggets / unscored | {summary['n_nuggets']} / {summary['n_unscored_nuggets']} |",
+        f"| gold / candidates | {summary['n_gold']} / {summary['n_candidates']} |", "",
+    ]
+    if summary["judge"] in ("lexical", "embedding"):
+        lines += [OFFLINE_NOTE.format(judge=summary["judge"]), ""]
+    for key, title in (("candidates_without_gold", "Candidates without gold (not scored)"),
+                       ("gold_without_candidate", "Gold without a candidate (not scored)"),
+                       ("unscored_items", "Unscored items (no nugget could be labelled)"),
+                       ("input_problems", "Input problems (lines skipped)")):
+        if summary[key]:
+            lines += [f"## {title}: {len(summary[key])}", ""] + [f"- {v}" for v in summary[key][:200]] + [""]
+    return "\n".join(lines)
+
+
+def write_summary(out_dir: Path, summary: dict[str, Any]) -> None:
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out_dir / "summary.md").write_text(markdown(summary), encoding="utf-8")
