@@ -10,6 +10,7 @@ from cts_dataset.cli.hub import hub
 from cts_dataset.cli.info import info
 from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
+from cts_dataset.cli.search import search
 from cts_dataset.cli.validate import validate
 
 
@@ -25,3 +26,4 @@ main.add_command(info)
 main.add_command(check_data)
 main.add_command(run)
 main.add_command(score)
+main.add_command(search)
