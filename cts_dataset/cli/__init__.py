@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cts_dataset import __version__
+from cts_dataset.cli.agree import agree
 from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.info import info
@@ -27,3 +28,4 @@ main.add_command(check_data)
 main.add_command(run)
 main.add_command(score)
 main.add_command(search)
+main.add_command(agree)
