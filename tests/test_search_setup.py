@@ -88,3 +88,22 @@ def test_visit_summaries_come_from_one_model_batch_per_step(tool):
     assert "visit_summary.v1" in outs[0].prompts and outs[0].visited_doc_ids == ["Yangtze"]
     summary_request = next(c for c in model.calls if c.role == "visit_summary")
     assert summary_request.structured is not None and "6,300 km long" in summary_request.messages[0].content
+
+
+def test_search_command_prints_answers_and_records(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from cts_dataset.cli import main
+    from cts_dataset.search.records import SearchOutput
+
+    monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(tmp_path))
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text("".join(json.dumps(d.model_dump()) + "\n" for d in DOCS))
+    result = CliRunner().invoke(main, ["search", "longest river in Asia", "--corpus-file", str(corpus)])
+    assert result.exit_code == 0, result.output
+    assert "[answer; llm calls 0; searches 1; visits 0]" in result.output and "documents: Yangtze" in result.output
+    result = CliRunner().invoke(main, ["search", "Yangtze", "--corpus-file", str(corpus), "--json"])
+    record = SearchOutput.model_validate_json(result.output.strip())
+    assert record.retrieved_doc_ids == ["Yangtze"] and record.searcher == "retrieval"
+    result = CliRunner().invoke(main, ["search", "x", "--tool", "serper"])
+    assert result.exit_code == 2 and "needs a url" in result.output
