@@ -10,8 +10,8 @@ from cts_dataset.models.base import ChatRequest
 from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.records import Document
 from cts_dataset.search.corpus_tool import CorpusSearchTool
-from cts_dataset.search.react import ReactSearcher, ReactSettings
 from cts_dataset.search.prompts import load_prompt
+from cts_dataset.search.react import ReactSearcher, ReactSettings
 from cts_dataset.search.react_parse import STOP_STRINGS
 from cts_dataset.search.react_run import MESSAGE_OVERHEAD_TOKENS, approx_tokens
 from cts_dataset.search.records import Termination

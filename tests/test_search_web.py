@@ -6,6 +6,7 @@ import json
 import logging
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -23,8 +24,8 @@ PAGE = ("<html><head><title>Tangshan 1976</title><script>var x = 'hidden';</scri
 
 class Handler(BaseHTTPRequestHandler):
     timeout = 10
-    seen: list[dict] = []
-    failures_left = {"n": 0}
+    seen: ClassVar[list[dict]] = []
+    failures_left: ClassVar[dict[str, int]] = {"n": 0}
 
     def log_message(self, *args) -> None:  # keep the test output quiet
         pass

@@ -59,8 +59,7 @@ class CorpusSearchTool:
         if key.startswith("[") and "](" in key:  # a whole markdown link
             key = key.split("](", 1)[1].rstrip(")")
         for prefix in (_URL_PREFIX, _URL_PREFIX.replace("https://", "http://")):
-            if key.startswith(prefix):
-                key = key[len(prefix):]
+            key = key.removeprefix(prefix)
         key = key.split("#", 1)[0].replace(" ", "_")
         return self._by_id.get(key) or self._by_folded_id.get(key.casefold())
 

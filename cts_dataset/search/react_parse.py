@@ -81,12 +81,12 @@ def read_tool_call(body: str, max_queries: int) -> ToolCall:
     """A checked tool call from the text inside ``<tool_call>``; ValueError names what is wrong."""
     data = loads_tolerant(body)
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise ValueError('the tool call must be a JSON object with a "name" and an "arguments" field')
+        raise ValueError('the tool call must be a JSON object with a "name" and an "arguments" field')  # noqa: TRY004  (one error type: a problem to show the model)
     arguments = data.get("arguments", {k: v for k, v in data.items() if k != "name"})
     if isinstance(arguments, str):  # OpenAI-style arguments serialised as a string
         arguments = loads_tolerant(arguments)
     if not isinstance(arguments, dict):
-        raise ValueError('"arguments" must be a JSON object')
+        raise ValueError('"arguments" must be a JSON object')  # noqa: TRY004
     name = data["name"].strip()
     if name == "search":
         return ToolCall("search", {"query": _string_list(arguments.get("query"), "query")[:max_queries]})

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode
 from urllib.request import Request, urlopen
@@ -39,7 +39,7 @@ class TransientSearchError(SearchToolError):
 class _TextExtractor(HTMLParser):
     """Visible text of an HTML page (scripts, styles and markup dropped)."""
 
-    _SKIP = {"script", "style", "noscript", "template", "svg", "head"}
+    _SKIP: ClassVar[frozenset[str]] = frozenset({"script", "style", "noscript", "template", "svg", "head"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
