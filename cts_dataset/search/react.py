@@ -100,7 +100,7 @@ class ReactSearcher:
             if run.llm_calls >= self.settings.max_llm_calls:
                 run.finish(Termination.exceed_llm_calls)
             elif run.context_tokens(self.count_tokens) > self.settings.max_context_tokens:
-                run.force_final_answer(self.final_prompt.render())
+                run.force_final_answer(self.final_prompt.render().strip())
         active = [run for run in runs if run.running]
         if not active:
             return False
@@ -137,7 +137,7 @@ class ReactSearcher:
             if run.consecutive_errors > self.settings.max_format_errors:
                 run.finish(Termination.format_error)
             else:
-                run.add_format_error(self.error_prompt.render(problem=reply.problem))
+                run.add_format_error(self.error_prompt.render(problem=reply.problem).strip())
             return None
         run.consecutive_errors = 0
         return reply.call
