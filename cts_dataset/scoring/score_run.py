@@ -84,7 +84,14 @@ def read_items(path: Path) -> dict[str, dict[str, Any]]:
 
 def append_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
     """Append and flush to disk, so what was written survives a kill."""
+    torn = False
+    if path.exists() and path.stat().st_size:
+        with open(path, "rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            torn = existing.read(1) != b"\n"  # a killed run's half line: start on a fresh line
     with open(path, "a", encoding="utf-8") as handle:
+        if torn:
+            handle.write("\n")
         for record in records:
             handle.write(dumps(record) + "\n")
         handle.flush()
