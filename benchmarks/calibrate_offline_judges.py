@@ -53,7 +53,7 @@ def best_thresholds(expected: list[str], values: list[float]) -> tuple[float, fl
     Many neighbouring pairs tie on so few cases; the middle of the tied region keeps the thresholds
     away from the edge of any one class.
     """
-    grid = [i / 100 for i in range(0, 101)]
+    grid = [i / 100 for i in range(101)]
     totals = Counter(expected)
     scored = {}
     for partial in grid:

@@ -123,7 +123,7 @@ def test_prompt_renders_with_every_placeholder_and_checks_them():
 
 
 def test_factory_builds_the_llm_judge_through_the_model_registry(monkeypatch):
-    import cts_dataset.models.registry as registry
+    from cts_dataset.models import registry
 
     seen = []
     monkeypatch.setattr(registry, "load_model", lambda spec: seen.append(spec) or ScriptedModel(default=by_keyword, spec=spec))

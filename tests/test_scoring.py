@@ -5,7 +5,13 @@ import math
 import pytest
 
 from cts_dataset.scoring import (
-    aggregate, bootstrap_ci, label_agreement, mean_score, paired_test, rank_agreement, restore_score,
+    aggregate,
+    bootstrap_ci,
+    label_agreement,
+    mean_score,
+    paired_test,
+    rank_agreement,
+    restore_score,
     score_instance,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ def load_embedding_model(device: str = "cpu") -> Any:
 def answer_passages(answer: str) -> list[str]:
     """Sentences of the answer and each pair of neighbouring sentences."""
     parts = sentences(answer)
-    return parts + [f"{a} {b}" for a, b in zip(parts, parts[1:])]
+    return parts + [f"{a} {b}" for a, b in pairwise(parts)]
 
 
 class EmbeddingJudge:

@@ -8,7 +8,13 @@ from cts_dataset.scoring.agreement import LabelAgreement, RankAgreement, label_a
 from cts_dataset.scoring.compute import restore_score
 from cts_dataset.scoring.labels import CREDIT, LABELS, Label, normalise_label
 from cts_dataset.scoring.restore import (
-    VARIANTS, Aggregate, InstanceScore, aggregate, mean_score, score_instance, score_instances,
+    VARIANTS,
+    Aggregate,
+    InstanceScore,
+    aggregate,
+    mean_score,
+    score_instance,
+    score_instances,
 )
 from cts_dataset.scoring.stats import Interval, PairedResult, bootstrap_ci, paired_test
 

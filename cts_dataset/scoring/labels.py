@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 Label = Literal["full", "partial", "none"]
@@ -13,7 +14,7 @@ STRICT_CREDIT: dict[str, float] = {"full": 1.0, "partial": 0.0, "none": 0.0}
 
 def normalise_label(value: object) -> Label | None:
     """A label from a judge or a file; None (unscored) for None/NaN; ValueError for anything else."""
-    if value is None or (isinstance(value, float) and value != value):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     if isinstance(value, str):
         cleaned = value.strip().lower()

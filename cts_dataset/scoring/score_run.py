@@ -92,8 +92,7 @@ def append_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
     with open(path, "a", encoding="utf-8") as handle:
         if torn:
             handle.write("\n")
-        for record in records:
-            handle.write(dumps(record) + "\n")
+        handle.writelines(dumps(record) + "\n" for record in records)
         handle.flush()
         os.fsync(handle.fileno())
 
@@ -126,9 +125,7 @@ def to_judge(inputs: ScoreInputs, done: dict[str, dict[str, Any]], retry_unscore
     todo = []
     for i in inputs.paired_ids:
         record = done.get(i)
-        if record is None or record.get("input_key") != input_key(inputs.gold[i], inputs.candidates[i]):
-            todo.append(i)
-        elif retry_unscored and record.get("n_unscored"):
+        if record is None or record.get("input_key") != input_key(inputs.gold[i], inputs.candidates[i]) or retry_unscored and record.get("n_unscored"):
             todo.append(i)
     return todo
 
