@@ -122,6 +122,13 @@ def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
     calls = (tmp_path / "o" / "judge_calls.jsonl").read_text().splitlines()
     assert len(calls) == 4 and json.loads(calls[1])["parsed"] is False
 
+    fixed = ScriptedModel(default='{"labels": ["none"]}')
+    run_score(gold, candidates, tmp_path / "o", LLMJudge(fixed), progress=False)
+    assert fixed.batches == []  # resumed: nothing left to judge
+    summary = run_score(gold, candidates, tmp_path / "o", LLMJudge(fixed), retry_unscored=True, progress=False)
+    assert fixed.batches == [1] and summary["n_unscored_items"] == 0
+    assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0) / 2)
+
 
 class FixedJudge:
     """Replays given labels per answer (a stand-in second judge)."""

@@ -125,7 +125,8 @@ def to_judge(inputs: ScoreInputs, done: dict[str, dict[str, Any]], retry_unscore
     todo = []
     for i in inputs.paired_ids:
         record = done.get(i)
-        if record is None or record.get("input_key") != input_key(inputs.gold[i], inputs.candidates[i]) or retry_unscored and record.get("n_unscored"):
+        stale = record is None or record.get("input_key") != input_key(inputs.gold[i], inputs.candidates[i])
+        if stale or (retry_unscored and record.get("n_unscored")):
             todo.append(i)
     return todo
 
