@@ -41,3 +41,15 @@ def build_tiny_qwen3(folder: Path, head_dim: int = 16) -> Path:
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+_CONVERTED: dict[str, Path] = {}
+
+
+def packaged_smollm2(cache_dir: Path) -> Path:
+    """The default model's HF folder, converted once per test process into ``cache_dir``."""
+    from cts_dataset.models.default_model import ensure_converted
+
+    if "dir" not in _CONVERTED:
+        _CONVERTED["dir"] = ensure_converted(cache_dir)
+    return _CONVERTED["dir"]

@@ -47,6 +47,8 @@ class TransformersModel:
             seed = _seed(request)
             # Constrained and free rows never share a batch: a grammar applies to every row of its batch.
             key = (request.sampling, seed, request.chat_template_kwargs, request.structured is None)
+            if seed is not None and request.sampling.temperature > 0:
+                key = (i,)  # one RNG stream per seeded sample, so it is the same alone or in any batch
             groups.setdefault(key, []).append(i)
         responses: list[ChatResponse | None] = [None] * len(requests)
         for indices in groups.values():
