@@ -161,8 +161,9 @@ def run_score(gold_path: str | os.PathLike, candidates_path: str | os.PathLike, 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     inputs = read_inputs(Path(gold_path), Path(candidates_path))
+    prompt = getattr(judge, "prompt", None)  # LLM judges: which prompt version labelled these items
     check_config(out, {"judge": judge.name, "gold": str(gold_path), "candidates": str(candidates_path),
-                       "prompt_id": getattr(getattr(judge, "prompt", None), "id", None)})
+                       "prompt_id": getattr(prompt, "id", None), "prompt_sha256": getattr(prompt, "sha256", None)})
     done = read_items(out / ITEMS_FILE)
     todo = to_judge(inputs, done, retry_unscored)
     if todo:
