@@ -133,3 +133,10 @@ def test_factory_builds_the_llm_judge_through_the_model_registry(monkeypatch):
     assert make_judge(judge) is judge
     with pytest.raises(TypeError):
         make_judge(42)
+
+
+def test_an_empty_answer_is_none_without_a_model_call():
+    model = ScriptedModel(default=by_keyword)
+    results = LLMJudge(model).judge([JudgeItem("  ", ("yes", "half"), id="e"), JudgeItem("text", ("yes",), id="t")])
+    assert [r.labels for r in results] == [["none", "none"], ["full"]]
+    assert model.batches == [1] and results[0].calls == []

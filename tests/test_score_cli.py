@@ -108,7 +108,9 @@ def test_an_instances_file_serves_as_gold_through_the_real_entry_point(tmp_path)
 
 
 def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
-    gold, candidates = files
+    gold, _ = files
+    candidates = write_lines(tmp_path / "c.jsonl", [{"id": "g1", "answer": A}, {"id": "g2", "answer": "Mercury."},
+                                                    {"id": "g3", "answer": ""}])
     replies = ['```json\n{"labels": [{"nugget": 1, "label": "full"}, {"nugget": 2, "label": "partial"}]}\n```',
                "I cannot decide.", "Still no JSON.", "Nothing."]
     model = ScriptedModel({"judge": replies})
@@ -117,8 +119,9 @@ def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
     items = {r["id"]: r for r in map(json.loads, (tmp_path / "o" / "items.jsonl").read_text().splitlines())}
     assert items["g1"]["labels"] == ["full", "partial"] and items["g1"]["restore_score_100"] == pytest.approx(250 / 3)
     assert items["g2"]["labels"] == [None] and items["g2"]["raw"] == replies[1:]
+    assert items["g3"]["labels"] == ["none"] and items["g3"]["raw"] == []  # empty answer: no call
     assert summary["n_unscored_items"] == 1 and summary["unscored_items"] == ["g2"]
-    assert summary["restore_score_100"] == pytest.approx(250 / 3)
+    assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0) / 2)
     calls = (tmp_path / "o" / "judge_calls.jsonl").read_text().splitlines()
     assert len(calls) == 4 and json.loads(calls[1])["parsed"] is False
 
@@ -127,7 +130,7 @@ def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
     assert fixed.batches == []  # resumed: nothing left to judge
     summary = run_score(gold, candidates, tmp_path / "o", LLMJudge(fixed), retry_unscored=True, progress=False)
     assert fixed.batches == [1] and summary["n_unscored_items"] == 0
-    assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0) / 2)
+    assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0 + 0) / 3)
 
 
 class FixedJudge:

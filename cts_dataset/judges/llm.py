@@ -4,7 +4,8 @@ Nuggets go to the model in chunks (10 per call by default, as nuggetizer and ope
 attempt round sends every pending chunk of every item as ONE ``complete()`` batch. A chunk whose
 output cannot be parsed is retried (another sample: ``sample_index`` and a higher temperature, so a
 response cache does not replay the same failure) up to ``max_attempts``; after that its nuggets are
-unscored and the raw outputs are kept. Every call is traced.
+unscored and the raw outputs are kept. Every call is traced. An empty answer is labelled none
+without a call.
 """
 
 from __future__ import annotations
@@ -59,12 +60,14 @@ class LLMJudge:
     def _chunks(self, items: Sequence[JudgeItem]) -> list[_Chunk]:
         chunks = []
         for i, item in enumerate(items):
+            if not item.answer.strip():
+                continue  # an empty answer states nothing: labelled none without a call
             for c, start in enumerate(range(0, len(item.nuggets), self.batch_size)):
                 chunks.append(_Chunk(i, c, start, tuple(item.nuggets[start:start + self.batch_size])))
         return chunks
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Judgement]:
-        results = [Judgement(labels=[None] * len(item.nuggets)) for item in items]
+        results = [Judgement(labels=[None if item.answer.strip() else "none"] * len(item.nuggets)) for item in items]
         pending = self._chunks(items)
         for attempt in range(self.max_attempts):
             if not pending:
