@@ -62,6 +62,12 @@ def build_searcher(config: RunConfig, trace: Path):
 
 
 def build_judge(config: RunConfig, trace: Path):
-    from cts_dataset.judges import load_judge
+    """An offline judge by name, or the LLM judge over the configured model (traced and cached)."""
+    from cts_dataset.judges import OFFLINE_JUDGES, make_judge
 
-    return load_judge(config.judge, trace=trace, cache=config.cache)
+    if isinstance(config.judge, str) and config.judge in OFFLINE_JUDGES:
+        return make_judge(config.judge)
+    from cts_dataset.judges.llm import LLMJudge
+
+    ref = config.judge.removeprefix("llm:") if isinstance(config.judge, str) else config.judge
+    return LLMJudge(load_role_model(ref, config, trace))

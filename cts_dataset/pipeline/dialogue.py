@@ -7,8 +7,9 @@ k gets a dialogue of its own, the clarifier being told "question t of k".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from cts_dataset.models.base import ChatModel
 from cts_dataset.pipeline.store import RunStore, record_key
@@ -17,7 +18,12 @@ from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView, ClarifierView
 from cts_dataset.records import Instance
 
-Progress = Callable[[str, int], None]
+
+
+class Progress(Protocol):
+    def start(self, stage: str, total: int) -> None: ...
+
+    def __call__(self, stage: str, done: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ def play(store: RunStore, dialogues: Sequence[DialogueKey], clarifier_model: Cha
     for turn in range(1, max((d.turns for d in dialogues), default=0) + 1):
         active = [d for d in dialogues if d.turns >= turn]
         todo = [d for d in active if record_key(d.key(turn)) not in store["clarify"]]
+        progress.start(f"clarify turn {turn}", len(todo))
         for start in range(0, len(todo), batch):
             chunk = todo[start:start + batch]
             views = [ClarifierView(d.instance.blurred_query, d.instance.language, history(store, d, turn - 1), turn,
@@ -62,6 +69,7 @@ def play(store: RunStore, dialogues: Sequence[DialogueKey], clarifier_model: Cha
                  **prompt_ids["clarifier"][d.instance.language]} for d, q in zip(chunk, questions))
             progress(f"clarify turn {turn}", len(chunk))
         todo = [d for d in active if record_key(d.key(turn)) not in store["answer"]]
+        progress.start(f"answer turn {turn}", len(todo))
         for start in range(0, len(todo), batch):
             chunk = todo[start:start + batch]
             asked = [store["clarify"].get(record_key(d.key(turn))) for d in chunk]

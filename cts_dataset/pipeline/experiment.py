@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.models.base import Sampling
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import RunConfig
 from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play
@@ -19,6 +20,8 @@ from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
 
+# Generation caps per role (thinking is off by default): a question, a short answer, a query.
+ROLE_MAX_TOKENS = {"clarifier": 64, "user_answerer": 48, "rewriter": 96}
 BATCH: int | None = None  # tests may force a small batch; otherwise config.batch_size
 
 
@@ -48,8 +51,6 @@ class Progress:
             self.bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
 
     def __call__(self, stage: str, done: int) -> None:
-        if stage not in self.bars:
-            self.start(stage, done)
         bar = self.bars.get(stage)
         if bar is not None:
             bar.update(done)
@@ -75,7 +76,8 @@ class Experiment:
         self.models = models
         self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
         self.judge = judge if judge is not None else components.build_judge(config, self.folder / "judge_calls.jsonl")
-        self.settings = {role: RoleSettings(prompt_version=config.prompt_version) for role in self.models}
+        self.settings = {role: RoleSettings(prompt_version=config.prompt_version, sampling=Sampling(max_tokens=ROLE_MAX_TOKENS[role]))
+                         for role in ROLE_MAX_TOKENS}
         self.prompt_ids = components.prompt_ids(config.prompt_version)
         self.progress = Progress(progress)
         self.batch = BATCH or config.batch_size
@@ -94,6 +96,7 @@ class Experiment:
                 key = {"instance": d.instance.id, "condition": "clarify", "budget": k}
                 if record_key(key) not in self.store["rewrite"]:
                     jobs.append((d, k, key))
+        self.progress.start("rewrite", len(jobs))
         for start in range(0, len(jobs), self.batch):
             chunk = jobs[start:start + self.batch]
             views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k)) for d, k, _ in chunk]
@@ -119,6 +122,7 @@ class Experiment:
 
     def search_stage(self, jobs: Sequence[SearchJob]) -> None:
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
+        self.progress.start("search", len(todo))
         for start in range(0, len(todo), self.batch):
             chunk = todo[start:start + self.batch]
             outputs = self.searcher.search([j.query for j in chunk], tags=[record_key(j.key) for j in chunk])
@@ -130,6 +134,7 @@ class Experiment:
         from cts_dataset.scoring.restore import score_instance
 
         todo = [j for j in jobs if record_key(j.key) not in self.store["judge"]]
+        self.progress.start("judge", len(todo))
         for start in range(0, len(todo), self.batch):
             chunk = todo[start:start + self.batch]
             items = [JudgeItem(answer=self.store["search"].get(record_key(j.key))["answer"],

@@ -31,7 +31,7 @@ def grounding(text: str, documents: Sequence[Document]) -> tuple[float, list[str
         return 1.0, []
     available = set()
     for document in documents:
-        available.update(tokenize(f"{document.title} {document.text}"))
+        available.update(tokenize(f"{document.title} {document.description} {document.text}"))
     missing = [w for w in words if w not in available]
     return 1 - len(missing) / len(words), missing
 
