@@ -41,9 +41,9 @@ def test_an_identical_batch_makes_no_second_call(tmp_path):
     assert all(r.cached for r in second)
     assert [(r.text, r.reasoning, r.usage, r.raw) for r in second] == [(r.text, r.reasoning, r.usage, r.raw) for r in first]
     assert (model.stats.hits, model.stats.misses) == (2, 2)
-    # Only the new request of a mixed batch goes to the model, as one batch.
-    model.complete([request(), request("new one"), request("Name a river.")])
-    assert backend.batches == [2, 1]
+    # Only the new requests of a mixed batch go to the model, as one batch, each distinct one once.
+    mixed = model.complete([request(), request("new one"), request("Name a river."), request("new one")])
+    assert backend.batches == [2, 1] and mixed[1] == mixed[3]
 
 
 @pytest.mark.parametrize("change", [

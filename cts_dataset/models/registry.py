@@ -58,13 +58,19 @@ class LoadedModel:
             self.cache.stats.hits += len(requests) - len(todo)
             self.cache.stats.misses += len(todo)
         if todo:
-            fresh = self.backend.complete([requests[i] for i in todo])
-            if len(fresh) != len(todo):
-                raise RuntimeError(f"{self.spec}: backend returned {len(fresh)} responses for {len(todo)} requests")
-            for i, response in zip(todo, fresh):
-                responses[i] = response
+            # Identical requests in one batch have one answer (as they would from the cache): ask once.
+            first: dict[str, int] = {}
+            for i in todo:
+                first.setdefault(keys[i] if use_cache else str(i), i)
+            unique = list(first.values())
+            fresh = self.backend.complete([requests[i] for i in unique])
+            if len(fresh) != len(unique):
+                raise RuntimeError(f"{self.spec}: backend returned {len(fresh)} responses for {len(unique)} requests")
+            answers = {keys[i] if use_cache else str(i): r for i, r in zip(unique, fresh)}
+            for i in todo:
+                responses[i] = answers[keys[i] if use_cache else str(i)]
             if use_cache:
-                self.cache.put_many([(keys[i], self.spec, r) for i, r in zip(todo, fresh)])  # type: ignore[union-attr]
+                self.cache.put_many([(keys[i], self.spec, r) for i, r in zip(unique, fresh)])  # type: ignore[union-attr]
         done = [r for r in responses if r is not None]
         if self.trace is not None:
             self.trace.write([Trace.of(q, r, self.spec, k) for q, r, k in zip(requests, done, keys)])

