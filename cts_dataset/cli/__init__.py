@@ -9,6 +9,7 @@ from cts_dataset.cli.agree import agree
 from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.info import info
+from cts_dataset.cli.models import models
 from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
 from cts_dataset.cli.search import search
@@ -29,3 +30,4 @@ main.add_command(run)
 main.add_command(score)
 main.add_command(search)
 main.add_command(agree)
+main.add_command(models)
