@@ -88,7 +88,7 @@ def test_spec_template_defaults_are_part_of_the_key(tmp_path):
 
 def test_refresh_recomputes_and_off_neither_reads_nor_writes(tmp_path):
     cache = ResponseCache(tmp_path / "c.sqlite")
-    model, backend = counting_model(cache)
+    model, _ = counting_model(cache)
     model.complete([request()])
     refresh, refreshed = counting_model(cache, mode="refresh")
     assert not refresh.complete([request()])[0].cached and refreshed.batches == [1]
@@ -104,8 +104,8 @@ def test_refresh_recomputes_and_off_neither_reads_nor_writes(tmp_path):
 def test_the_cache_survives_a_new_process_object(tmp_path):
     model, _ = counting_model(ResponseCache(tmp_path / "c.sqlite"))
     model.complete([request()])
-    again, backend = counting_model(ResponseCache(tmp_path / "c.sqlite"))
-    assert again.complete([request()])[0].cached and backend.batches == []
+    again, again_backend = counting_model(ResponseCache(tmp_path / "c.sqlite"))
+    assert again.complete([request()])[0].cached and again_backend.batches == []
 
 
 def _writer(path: str, worker: int, n: int, barrier, spans) -> None:

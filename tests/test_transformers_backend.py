@@ -10,11 +10,11 @@ import pytest
 
 pytest.importorskip("transformers", reason='the transformers backend needs: pip install "ctsbench[hf]"')
 
-import jsonschema  # noqa: E402
+import jsonschema
 
-from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput  # noqa: E402
-from cts_dataset.models.registry import load_model  # noqa: E402
-from tests.tiny_models import build_tiny_qwen3  # noqa: E402
+from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
+from cts_dataset.models.registry import load_model
+from tests.tiny_models import build_tiny_qwen3
 
 SCHEMA = {"type": "object", "properties": {"answer": {"enum": ["yes", "no", "unknown"]}, "sure": {"type": "boolean"}},
           "required": ["answer", "sure"], "additionalProperties": False}

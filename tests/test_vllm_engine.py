@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -27,7 +28,7 @@ SCHEMA = {"type": "object", "properties": {"capital": {"type": "string", "maxLen
 class EngineWorker:
     def __init__(self, python: str, folder: str, cache: str, log: str) -> None:
         spec = {"backend": "vllm", "model": folder, "engine_args": ENGINE_ARGS}
-        self.log = open(log, "w")
+        self.log = open(log, "w")  # noqa: SIM115 - open for the worker's whole life
         self.process = subprocess.Popen([python, str(REPO / "tests" / "vllm_worker.py"), json.dumps(spec), cache],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
                                         env=child_env(), cwd=REPO)
@@ -48,7 +49,7 @@ class EngineWorker:
         if not result:
             self.process.kill()
             self.log.flush()
-            tail = open(self.log.name).read()[-3000:]
+            tail = Path(self.log.name).read_text()[-3000:]
             raise RuntimeError(f"the vLLM worker did not answer within {timeout} s; its log ends:\n{tail}")
         return result[0]
 

@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("openai", reason='the openai backend needs: pip install "ctsbench[openai]"')
 
-from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput  # noqa: E402
-from cts_dataset.models.registry import load_model  # noqa: E402
-from tests.vllm_support import child_env, served_model, vllm_python  # noqa: E402
+from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
+from cts_dataset.models.registry import load_model
+from tests.vllm_support import child_env, served_model, vllm_python
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 SCHEMA = {"type": "object", "properties": {"capital": {"type": "string", "maxLength": 40},
@@ -33,7 +33,7 @@ def server(tmp_path_factory):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    log = open(root / "vllm-server.log", "w")
+    log = open(root / "vllm-server.log", "w")  # noqa: SIM115 - open for the server's whole life
     # `vllm serve` needs the distribution to be named vllm; the module entry point does not.
     process = subprocess.Popen(
         [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(folder), "--served-model-name", "smollm2",

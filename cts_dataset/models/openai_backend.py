@@ -68,7 +68,7 @@ class OpenAIModel:
         def target() -> None:
             try:
                 result.append(asyncio.run(self._complete_all(list(requests))))
-            except BaseException as error:  # re-raised in the caller's thread
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
                 errors.append(error)
 
         thread = threading.Thread(target=target)

@@ -101,7 +101,7 @@ class ModelSpec:
     def from_yaml(cls, path: str | Path) -> ModelSpec:
         data = yaml.safe_load(Path(path).read_text())
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: a model spec must be a YAML mapping")
+            raise TypeError(f"{path}: a model spec must be a YAML mapping")
         data.pop("notes", None)
         return cls.from_dict(data)
 
