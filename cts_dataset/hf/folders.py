@@ -51,9 +51,14 @@ CORPUS_META = {
 def instances_card() -> str:
     from cts_dataset.hf.features import instance_features
 
+    from cts_dataset.corpus import corpus_index
+    from cts_dataset.quality.report import build_report, card_statistics
+
     instances = load("demo")
     example = json.dumps(instances[0].model_dump(mode="json"), indent=2, ensure_ascii=False)
-    body = fill(card_source("dataset_card.md"), {"num_demo": str(len(instances)), "example": example})
+    statistics = card_statistics(build_report(instances, corpus_index()))
+    body = fill(card_source("dataset_card.md"),
+                {"num_demo": str(len(instances)), "example": example, "statistics": statistics})
     splits = {s: f"data/{s}.jsonl" for s in SPLITS}
     return front_matter(INSTANCES_META, instance_features(), splits) + "\n" + body
 

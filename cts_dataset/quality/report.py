@@ -93,3 +93,21 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
     out += [f"- error: {e}" for e in report.findings.errors] or ["- none"]
     out += [f"- warning: {w}" for w in report.findings.warnings]
     return "\n".join(out) + "\n"
+
+
+def card_statistics(report: DataReport) -> str:
+    """The figures the dataset card states, computed from the data so the card cannot drift."""
+    instances = report.instances
+    types = Counter(c.type.value for i in instances for c in i.removed_constraints)
+    total = sum(types.values()) or 1
+    multi = sum(1 for i in instances if len(gold_documents(i)) >= 2)
+    nuggets = [len(i.nuggets) for i in instances]
+    no_region = sum(1 for i in instances if not any(c.type.value == "region" for c in i.removed_constraints))
+    lines = [f"- {len(instances)} instances; {multi} ({multi / len(instances):.0%}) cite two or more documents.",
+             f"- {min(nuggets)}-{max(nuggets)} nuggets per instance (mean {mean(nuggets):.2f}), weights 1-3.",
+             f"- {no_region} instances have no region among their removed constraints.",
+             f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
+             f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f}).",
+             "", "| removed constraint type | count | share |", "|---|---|---|"]
+    lines += [f"| {t} | {c} | {c / total:.0%} |" for t, c in types.most_common()]
+    return "\n".join(lines)
