@@ -101,6 +101,16 @@ def test_refresh_recomputes_and_off_neither_reads_nor_writes(tmp_path):
         counting_model(cache, mode="bypass")
 
 
+def test_the_cache_mode_can_come_from_the_environment(tmp_path, monkeypatch):
+    from cts_dataset.models import load_model
+
+    monkeypatch.setenv("CTSBENCH_CACHE_MODE", "refresh")
+    model = load_model({"backend": "openai", "model": "m", "base_urls": ["http://127.0.0.1:9/v1"]},
+                       cache=tmp_path / "c.sqlite")
+    assert model.cache_mode == "refresh"
+    assert load_model(model.model_spec, cache=tmp_path / "c.sqlite", cache_mode="use").cache_mode == "use"
+
+
 def test_the_cache_survives_a_new_process_object(tmp_path):
     model, _ = counting_model(ResponseCache(tmp_path / "c.sqlite"))
     model.complete([request()])

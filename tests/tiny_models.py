@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 CHATML = (
@@ -43,13 +44,12 @@ def build_tiny_qwen3(folder: Path, head_dim: int = 16) -> Path:
     return folder
 
 
-_CONVERTED: dict[str, Path] = {}
+# One conversion per test process (~20-40 s), shared by every test that needs the default model's folder.
+MODELS_CACHE = Path(tempfile.mkdtemp(prefix="ctsbench-test-models-"))
 
 
-def packaged_smollm2(cache_dir: Path) -> Path:
-    """The default model's HF folder, converted once per test process into ``cache_dir``."""
+def packaged_smollm2() -> Path:
+    """The default model's HF folder, converted once per test process under ``MODELS_CACHE``."""
     from cts_dataset.models.default_model import ensure_converted
 
-    if "dir" not in _CONVERTED:
-        _CONVERTED["dir"] = ensure_converted(cache_dir)
-    return _CONVERTED["dir"]
+    return ensure_converted(MODELS_CACHE)

@@ -37,7 +37,7 @@ def served_model(root: Path) -> Path:
         pytest.fail("the packaged default model is missing: ctsbench models install-default")
     from tests.tiny_models import packaged_smollm2
 
-    source = packaged_smollm2(root / "cache")
+    source = packaged_smollm2()
     target = root / "smollm2-think-switch"
     target.mkdir()
     for item in source.iterdir():

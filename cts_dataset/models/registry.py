@@ -7,6 +7,7 @@ the same model get the same engine, so a GPU holds one copy of the weights.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -89,12 +90,13 @@ def resolve_spec(spec: str | ModelSpec | dict[str, Any], **overrides: Any) -> Mo
 
 
 def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache | str | Path | bool = True,
-               cache_mode: CacheMode = "use", trace: TraceWriter | str | Path | None = None,
+               cache_mode: CacheMode | None = None, trace: TraceWriter | str | Path | None = None,
                **overrides: Any) -> LoadedModel:
     """A chat model for ``spec`` (a spec string, a YAML file, a dict or a :class:`ModelSpec`).
 
     ``overrides`` replace spec fields (``base_urls=[...]``, ``engine_args={...}``, ...). ``cache``: True
     for the default file (``$CTSBENCH_CACHE_DIR``), a path, a :class:`ResponseCache`, or False for none.
+    ``cache_mode``: ``use``, ``refresh`` or ``off`` (default: ``$CTSBENCH_CACHE_MODE``, else ``use``).
     ``trace``: a JSONL path or a :class:`TraceWriter` that receives one line per request.
     """
     resolved = resolve_spec(spec, **overrides)
@@ -109,8 +111,9 @@ def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache |
         cache = None
     elif not isinstance(cache, ResponseCache):
         cache = ResponseCache(cache)
+    mode = cache_mode or os.environ.get("CTSBENCH_CACHE_MODE") or "use"
     writer = TraceWriter(trace) if isinstance(trace, (str, Path)) else trace
-    return LoadedModel(backend, resolved, identity, cache=cache, cache_mode=cache_mode, trace=writer)
+    return LoadedModel(backend, resolved, identity, cache=cache, cache_mode=mode, trace=writer)  # type: ignore[arg-type]
 
 
 def shared_backend(spec: ModelSpec) -> ChatModel:
