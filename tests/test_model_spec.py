@@ -87,3 +87,16 @@ def test_missing_sdks_say_what_to_install(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_vllm)
     with pytest.raises(ImportError, match=r"pip install \"ctsbench\[vllm\]\""):
         load_model("vllm:some/model", cache=False)
+
+
+def test_the_server_runner_turns_registry_engine_args_into_vllm_flags():
+    from cts_dataset.local_models.serve import server_command
+
+    spec = ModelSpec.parse("qwen3-32b").replace(engine_args={**ModelSpec.parse("qwen3-32b").engine_args,
+                                                             "enforce_eager": False})
+    command = server_command(spec, 6002, python="py")
+    assert command[:3] == ["py", "-m", "vllm.entrypoints.openai.api_server"]
+    text = " ".join(command)
+    assert "--model Qwen/Qwen3-32B --served-model-name Qwen/Qwen3-32B --host 127.0.0.1 --port 6002" in text
+    assert "--tensor-parallel-size 2" in text and "--max-model-len 32768" in text and "--dtype bfloat16" in text
+    assert "--enable-prefix-caching" in command and "--no-enforce-eager" in command

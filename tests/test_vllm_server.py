@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import time
-import urllib.request
 
 import jsonschema
 import pytest
 
 pytest.importorskip("openai", reason='the openai backend needs: pip install "ctsbench[openai]"')
 
+from cts_dataset.local_models.serve import start_server, wait_ready
+
 from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
 from cts_dataset.models.registry import load_model
+from cts_dataset.models.spec import ModelSpec
 from tests.vllm_support import child_env, served_model, vllm_python
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
@@ -29,40 +27,18 @@ SCHEMA = {"type": "object", "properties": {"capital": {"type": "string", "maxLen
 def server(tmp_path_factory):
     python = vllm_python()
     root = tmp_path_factory.getbasetemp()
-    folder = served_model(root)
+    spec = ModelSpec(backend="vllm", model=str(served_model(root)),
+                     engine_args={"dtype": "float32", "max_model_len": 2048, "enforce_eager": True})
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    log = open(root / "vllm-server.log", "w")  # noqa: SIM115 - open for the server's whole life
-    # `vllm serve` needs the distribution to be named vllm; the module entry point does not.
-    process = subprocess.Popen(
-        [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(folder), "--served-model-name", "smollm2",
-         "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--max-model-len", "2048",
-         "--enforce-eager"], stdout=log, stderr=subprocess.STDOUT, env=child_env(), start_new_session=True)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 300
+    log = root / "vllm-server.log"
+    started = start_server(spec, port, python=python, log=log, env=child_env(), served_name="smollm2")
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                tail = (root / "vllm-server.log").read_text()[-3000:]
-                raise RuntimeError(f"the vLLM server did not come up on {url}; its log ends:\n{tail}")
-            time.sleep(1)
-        yield url
+        wait_ready(started, timeout_s=300, log=log)
+        yield started.url
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # its own session: the API server and its engine core
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
-        log.close()
+        started.stop()
 
 
 @pytest.fixture
