@@ -100,3 +100,18 @@ def test_the_server_runner_turns_registry_engine_args_into_vllm_flags():
     assert "--model Qwen/Qwen3-32B --served-model-name Qwen/Qwen3-32B --host 127.0.0.1 --port 6002" in text
     assert "--tensor-parallel-size 2" in text and "--max-model-len 32768" in text and "--dtype bfloat16" in text
     assert "--enable-prefix-caching" in command and "--no-enforce-eager" in command
+
+
+def test_a_hub_model_is_keyed_on_the_cached_commit(tmp_path, monkeypatch):
+    import huggingface_hub.constants
+
+    from cts_dataset.models.registry import model_fingerprint
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
+    spec = ModelSpec.parse("vllm:Qwen/Qwen3-8B")
+    assert model_fingerprint(spec) == "unpinned"
+    refs = tmp_path / "models--Qwen--Qwen3-8B" / "refs"
+    refs.mkdir(parents=True)
+    (refs / "main").write_text("0123abcd\n")
+    assert model_fingerprint(spec) == "0123abcd"
+    assert model_fingerprint(spec.replace(revision="feedbeef")) == "feedbeef"

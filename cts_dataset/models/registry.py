@@ -146,7 +146,15 @@ def model_fingerprint(spec: ModelSpec) -> str:
     path = Path(spec.model).expanduser()
     if spec.backend != "openai" and path.exists():
         return files_hash(path)
-    return spec.revision or "unpinned"
+    return spec.revision or (hub_revision(spec.model) if spec.backend != "openai" else None) or "unpinned"
+
+
+def hub_revision(repo_id: str, ref: str = "main") -> str | None:
+    """The commit a hub model's cached ``main`` points at (what an unpinned load will use), if cached."""
+    from huggingface_hub.constants import HF_HUB_CACHE
+
+    refs = Path(HF_HUB_CACHE) / f"models--{repo_id.replace('/', '--')}" / "refs" / ref
+    return refs.read_text().strip() if refs.is_file() else None
 
 
 def files_hash(path: Path) -> str:
