@@ -18,10 +18,10 @@ INSTALL_HINT = 'the transformers backend needs PyTorch and transformers: pip ins
 
 
 class TransformersModel:
-    """A chat model run by ``transformers`` on this machine (CPU by default)."""
+    """A chat model run by ``transformers`` on this machine (the GPU if there is one, else the CPU)."""
 
     def __init__(self, path: str | Path, *, gguf_file: str | None = None, revision: str | None = None,
-                 dtype: str = "float32", batch_size: int = 16, device: str = "cpu",
+                 dtype: str = "float32", batch_size: int = 16, device: str | None = None,
                  spec: str | None = None) -> None:
         try:
             import torch
@@ -29,7 +29,8 @@ class TransformersModel:
         except ImportError as error:
             raise ImportError(INSTALL_HINT) from error
         self.spec = spec or f"transformers:{path}"
-        self.batch_size, self.device, self._torch = batch_size, device, torch
+        self.batch_size, self._torch = batch_size, torch
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         options: dict[str, Any] = {"revision": revision} if revision else {}
         if gguf_file:
             options["gguf_file"] = gguf_file
