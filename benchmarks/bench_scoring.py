@@ -37,7 +37,7 @@ def timed(judge, items: list[JudgeItem]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=20, help="copies of the 13 demo items (offline judges)")
+    parser.add_argument("--repeat", type=int, default=1, help="copies of the demo items (offline judges)")
     parser.add_argument("--llm", help="a model spec to run the LLM judge with (e.g. default)")
     parser.add_argument("--items", type=int, default=2, help="items for the LLM judge")
     parser.add_argument("--no-structured", action="store_true", help="LLM judge: no JSON-schema constraint")
