@@ -14,7 +14,7 @@ from cts_dataset.judges.text import content_tokens
 from cts_dataset.scoring.labels import Label
 
 # Calibrated: see the module docstring.
-FULL_THRESHOLD = 0.74
+FULL_THRESHOLD = 0.83
 PARTIAL_THRESHOLD = 0.26
 
 
