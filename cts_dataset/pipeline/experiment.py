@@ -38,26 +38,29 @@ class SearchJob:
 
 
 class Progress:
-    """One tqdm bar per stage, on stderr."""
+    """One tqdm bar per stage on stderr; a stage's bar closes when the next stage starts."""
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
-        self.bars: dict[str, Any] = {}
+        self.stage: str | None = None
+        self.bar: Any = None
 
     def start(self, stage: str, total: int) -> None:
+        self.close()
         if self.enabled and total:
             from tqdm import tqdm
 
-            self.bars[stage] = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
 
     def __call__(self, stage: str, done: int) -> None:
-        bar = self.bars.get(stage)
-        if bar is not None:
-            bar.update(done)
+        if self.bar is not None and stage == self.stage:
+            self.bar.update(done)
 
     def close(self) -> None:
-        for bar in self.bars.values():
-            bar.close()
+        if self.bar is not None:
+            self.bar.close()
+        self.bar, self.stage = None, None
 
 
 class Experiment:
