@@ -11,7 +11,7 @@ from typing import Any, Self
 
 class FakeOpenAIServer:
     """Answers ``POST /v1/chat/completions``. ``script`` lists what the first requests get
-    (``429``, ``500``, ``400``, ``hang``); every later request succeeds, echoing the last user message.
+    (``429``, ``500``, ``400``, ``401``, ``hang``); every later request succeeds, echoing the last user message.
     A hang lasts at most ``hang_s`` (then the handler gives up), so the server always stops."""
 
     def __init__(self, script: list[str] | None = None, hang_s: float = 5.0, delay_s: float = 0.0) -> None:
@@ -60,6 +60,10 @@ class FakeOpenAIServer:
             def _answer(self, body: dict[str, Any], action: str) -> None:
                 if action == "hang":
                     time.sleep(server.hang_s)
+                    return
+                if action == "401":  # as hosted APIs do: part of the wrong key in the message
+                    key = self.headers.get("Authorization", "")[-12:]
+                    self._send(401, {"error": {"message": f"Incorrect API key provided: {key}", "type": "auth"}})
                     return
                 if action in ("429", "500", "400"):
                     payload = {"error": {"message": f"scripted {action}", "type": "test"}}

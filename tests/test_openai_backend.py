@@ -114,3 +114,11 @@ def test_a_missing_key_variable_is_named(monkeypatch):
     monkeypatch.delenv("CTSBENCH_ABSENT_KEY", raising=False)
     with pytest.raises(ModelCallError, match="CTSBENCH_ABSENT_KEY"):
         OpenAIModel("m", base_urls=["http://127.0.0.1:9/v1"], api_key_env="CTSBENCH_ABSENT_KEY")
+
+
+def test_a_rejected_key_is_not_repeated_in_the_error(monkeypatch):
+    secret = "sk-wrong-key-abcdef123456"
+    monkeypatch.setenv("CTSBENCH_TEST_KEY", secret)
+    with FakeOpenAIServer(["401"]) as server, pytest.raises(ModelCallError, match="CTSBENCH_TEST_KEY") as failure:
+        model([server.url], api_key_env="CTSBENCH_TEST_KEY").complete([ask("hello")])
+    assert len(server.bodies) == 1 and secret[-12:] not in str(failure.value) and failure.value.__cause__ is None

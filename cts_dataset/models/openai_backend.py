@@ -105,6 +105,9 @@ class OpenAIModel:
                 retry_after = None
             except openai.APIStatusError as error:
                 failures.append(f"{url}: HTTP {error.status_code}")
+                if error.status_code in (401, 403):  # servers echo part of a wrong key: never repeat it
+                    raise ModelCallError(f"{self.spec}: {url} answered HTTP {error.status_code}; check the key "
+                                         f"in ${self.api_key_env or '(no api_key_env set)'}") from None
                 if error.status_code not in RETRIED_STATUS:
                     raise ModelCallError(f"{self.spec}: {url} answered HTTP {error.status_code}: "
                                          f"{_short(error.message)}") from error
