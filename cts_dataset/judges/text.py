@@ -10,33 +10,19 @@ common characters inflate coverage, and it splits digits from adjacent CJK ("24�
 from __future__ import annotations
 
 import re
-from functools import cache
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+from cts_dataset.search.tokenize import CJK, stemmer, stopwords
+
 # CJK runs first, then digit groups with thousands separators or decimals, then other word runs.
-_TOKEN = re.compile(rf"[{_CJK}]+|\d+(?:[.,]\d+)*|[^\W\d_{_CJK}]+", re.UNICODE)
-_IS_CJK = re.compile(rf"[{_CJK}]")
-_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9{_CJK}])|(?<=[。！？；])|\n+")
-
-
-@cache
-def _stemmer():
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-@cache
-def _stopwords() -> frozenset[str]:
-    from bm25s.stopwords import STOPWORDS_EN_PLUS
-
-    return frozenset(STOPWORDS_EN_PLUS)
+_TOKEN = re.compile(rf"[{CJK}]+|\d+(?:[.,]\d+)*|[^\W\d_{CJK}]+", re.UNICODE)
+_IS_CJK = re.compile(rf"[{CJK}]")
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9{CJK}])|(?<=[。！？；])|\n+")
 
 
 def content_tokens(text: str) -> list[str]:
     """Content-word tokens of a text (English stems, numbers, CJK bigrams), in order."""
     tokens: list[str] = []
-    stop = _stopwords()
+    stop = stopwords()
     for match in _TOKEN.finditer(text.lower()):
         piece = match.group(0)
         if _IS_CJK.match(piece):
@@ -44,7 +30,7 @@ def content_tokens(text: str) -> list[str]:
         elif piece[0].isdigit():
             tokens.append(piece.replace(",", ""))
         elif piece not in stop:
-            tokens.append(_stemmer().stemWord(piece))
+            tokens.append(stemmer().stemWord(piece))
     return tokens
 
 

@@ -11,21 +11,23 @@ import re
 from functools import cache
 
 TOKENIZER_VERSION = "en-snowball-nltkstop+cjk-bigram-v2"
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Words exclude CJK characters, so "1976年唐山" splits into "1976" and a CJK run (v1 kept it whole).
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
-_IS_CJK = re.compile(rf"[{_CJK}]")
+_TOKEN = re.compile(rf"[{CJK}]+|[^\W_{CJK}]+", re.UNICODE)
+_IS_CJK = re.compile(rf"[{CJK}]")
 
 
 @cache
-def _stemmer():
+def stemmer():
+    """The English Snowball stemmer (PyStemmer), shared by every tokeniser of the project."""
     import Stemmer
 
     return Stemmer.Stemmer("english")
 
 
 @cache
-def _stopwords() -> frozenset[str]:
+def stopwords() -> frozenset[str]:
+    """English stop words (NLTK's list, as bm25s ships it)."""
     from bm25s.stopwords import STOPWORDS_EN_PLUS
 
     return frozenset(STOPWORDS_EN_PLUS)
@@ -42,14 +44,14 @@ def tokenize(text: str) -> list[str]:
     """Index/query tokens of one text."""
     tokens: list[str] = []
     words: list[str] = []
-    stop = _stopwords()
+    stop = stopwords()
     for match in _TOKEN.finditer(text.lower()):
         piece = match.group(0)
         if _IS_CJK.match(piece):
             tokens.extend(cjk_grams(piece))
         elif piece not in stop:
             words.append(piece)
-    return _stemmer().stemWords(words) + tokens if words else tokens
+    return stemmer().stemWords(words) + tokens if words else tokens
 
 
 def tokenize_many(texts: list[str]) -> list[list[str]]:
