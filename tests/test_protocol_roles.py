@@ -66,14 +66,17 @@ def test_clarifier_and_rewriter_parse_tolerantly():
 def test_no_intent_word_reaches_clarifier_or_rewriter_prompts():
     for instance in load():
         history = (QA("Which period do you mean?", "unknown"),)
+        dialogue = [text for qa in history for text in (qa.question, qa.answer)]
         view = ClarifierView(instance.blurred_query, instance.language, history, turn=2)
         request = clarifier.clarifier_request(view, SETTINGS)
         prompt = load_prompt("clarifier", "v1", instance.language)
-        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt) == [], instance.id
+        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt,
+                            dialogue=dialogue, protocol_values=["1", "2"]) == [], instance.id
         rview = RewriterView(instance.blurred_query, instance.language, history)
         request = rewriter.rewriter_request(rview, SETTINGS)
         prompt = load_prompt("rewriter", "v1", instance.language)
-        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt) == [], instance.id
+        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt,
+                            dialogue=dialogue, protocol_values=["1"]) == [], instance.id
 
 
 def test_the_audit_catches_a_leak():
