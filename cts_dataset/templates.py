@@ -1,25 +1,40 @@
-"""`{{name}}` placeholder templates (cards, prompts) whose values must match the placeholders exactly.
+"""Checked `$name` templates: every prompt and card of the project is filled through here.
 
-A missing value or a value with no placeholder is an error: a half-filled prompt would still yield a
-plausible-looking number, so we refuse it.
+``$name`` or ``${name}`` is a placeholder and ``$$`` a literal dollar, so JSON examples need no
+escaping (the standard library's ``string.Template``). Filling checks both ways: a missing value or a
+value with no placeholder is an error, since a half-filled prompt still yields a plausible number.
 """
 
 from __future__ import annotations
 
-import re
-
-PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+from string import Template
 
 
-def placeholders(template: str) -> set[str]:
-    return set(PLACEHOLDER.findall(template))
+class TemplateError(KeyError):
+    """A template filled with the wrong values, or holding a stray ``$``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
-def fill(template: str, values: dict[str, str]) -> str:
-    """Fill ``{{name}}`` placeholders; raises KeyError naming missing or unused values."""
-    used = placeholders(template)
-    if missing := used - set(values):
-        raise KeyError(f"placeholders without a value: {sorted(missing)}")
-    if extra := set(values) - used:
-        raise KeyError(f"values with no placeholder: {sorted(extra)}")
-    return PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+def placeholders(text: str, name: str = "template") -> frozenset[str]:
+    """The placeholder names of a template; a ``$`` that starts none is an error naming its line."""
+    found = set()
+    for match in Template.pattern.finditer(text):
+        if match.group("invalid") is not None:
+            line = text[: match.start()].count("\n") + 1
+            raise TemplateError(f"{name}: line {line}: a '$' that starts no placeholder (write $$ for a dollar)")
+        if placeholder := match.group("named") or match.group("braced"):
+            found.add(placeholder)
+    return frozenset(found)
+
+
+def fill(text: str, values: dict[str, object], name: str = "template") -> str:
+    """The template with every placeholder filled; raises TemplateError on missing or unused values."""
+    used = placeholders(text, name)
+    missing, extra = sorted(used - set(values)), sorted(set(values) - used)
+    problems = ([f"placeholders without a value: {missing}"] if missing else []) + (
+        [f"values with no placeholder: {extra}"] if extra else [])
+    if problems:
+        raise TemplateError(f"{name}: " + "; ".join(problems))
+    return Template(text).substitute({k: str(v) for k, v in values.items()})

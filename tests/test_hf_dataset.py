@@ -16,10 +16,13 @@ def test_repository_card_is_generated_from_cards_and_features():
 
 
 def test_card_placeholders_are_checked():
-    with pytest.raises(KeyError, match="without a value"):
-        fill("{{a}} {{b}}", {"a": "1"})
-    with pytest.raises(KeyError, match="no placeholder"):
-        fill("{{a}}", {"a": "1", "c": "2"})
+    with pytest.raises(KeyError, match=r"without a value: \['b'\]$"):
+        fill("$a ${b}", {"a": "1"})
+    with pytest.raises(KeyError, match=r"no placeholder: \['c'\]$"):
+        fill("$a", {"a": "1", "c": "2"})
+    with pytest.raises(KeyError, match=r"line 2: a '\$' that starts no placeholder"):
+        fill("costs\n$ 5", {})
+    assert fill('{"json": "$$${a}"}', {"a": 1}) == '{"json": "$1"}'
 
 
 def test_load_dataset_on_the_repository_folder_keeps_nested_types():

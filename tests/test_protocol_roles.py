@@ -25,11 +25,11 @@ def test_role_functions_accept_only_their_views():
 def test_prompts_render_with_every_placeholder_filled(language):
     view = ClarifierView("best universities", language, (QA("Which field?", "AI"),), turn=2, budget=3)
     messages = clarifier.clarifier_request(view, SETTINGS).message_dicts()
-    assert "{{" not in messages[0]["content"] + messages[1]["content"]
+    assert "$" not in messages[0]["content"] + messages[1]["content"]
     assert "best universities" in messages[1]["content"] and "AI" in messages[1]["content"]
     assert "3" in messages[1]["content"]
     request = rewriter.rewriter_request(RewriterView("best universities", language, ()), SETTINGS)
-    assert "{{" not in request.messages[1].content
+    assert "$" not in request.messages[1].content
 
 
 def test_prompt_with_a_missing_value_is_refused():

@@ -10,24 +10,14 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from string import Template
 
 import yaml
 
+from cts_dataset.templates import TemplateError, fill, placeholders
 
-class PromptError(ValueError):
+
+class PromptError(TemplateError):
     """A prompt file or a render call whose placeholders do not match."""
-
-
-def _identifiers(template: Template) -> set[str]:
-    found = set()
-    for match in template.pattern.finditer(template.template):
-        name = match.group("named") or match.group("braced")
-        if name:
-            found.add(name)
-        elif match.group("invalid") is not None:
-            raise PromptError(f"invalid '$' placeholder near: {template.template[match.start():match.start() + 20]!r}")
-    return found
 
 
 @dataclass(frozen=True)
@@ -41,7 +31,10 @@ class Prompt:
     sha256: str
 
     def __post_init__(self) -> None:
-        used = _identifiers(Template(self.system)) | _identifiers(Template(self.user))
+        try:
+            used = placeholders(self.system, self.id) | placeholders(self.user, self.id)
+        except TemplateError as error:
+            raise PromptError(str(error)) from None
         if used != self.placeholders:
             raise PromptError(f"prompt {self.id}: template uses {sorted(used)} but declares {sorted(self.placeholders)}")
 
@@ -51,9 +44,10 @@ class Prompt:
         if given != self.placeholders:
             missing, extra = sorted(self.placeholders - given), sorted(given - self.placeholders)
             raise PromptError(f"prompt {self.id}: missing values {missing}, unexpected values {extra}")
-        text = {k: str(v) for k, v in values.items()}
-        return [{"role": "system", "content": Template(self.system).substitute(text).strip()},
-                {"role": "user", "content": Template(self.user).substitute(text).strip()}]
+        system_names = placeholders(self.system)
+        system = fill(self.system, {k: v for k, v in values.items() if k in system_names}, self.id)
+        user = fill(self.user, {k: v for k, v in values.items() if k in placeholders(self.user)}, self.id)
+        return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]
 
 
 @cache

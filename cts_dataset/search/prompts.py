@@ -12,10 +12,11 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from string import Template
+
+from cts_dataset.templates import TemplateError, fill, placeholders
 
 
-class PromptError(ValueError):
+class PromptError(TemplateError):
     """A prompt file is missing, malformed, or rendered with the wrong variables."""
 
 
@@ -35,22 +36,17 @@ class Prompt:
 
     @property
     def placeholders(self) -> frozenset[str]:
-        names = set()
-        for match in Template.pattern.finditer(self.text):
-            if match.group("invalid") is not None:
-                line = self.text[: match.start()].count("\n") + 1
-                raise PromptError(f"{self.id}: line {line}: a '$' that starts no placeholder (write $$ for a dollar)")
-            name = match.group("named") or match.group("braced")
-            if name:
-                names.add(name)
-        return frozenset(names)
+        try:
+            return placeholders(self.text, self.id)
+        except TemplateError as error:
+            raise PromptError(str(error)) from None
 
     def render(self, **variables: object) -> str:
         expected, given = self.placeholders, set(variables)
         if expected != given:
             missing, extra = sorted(expected - given), sorted(given - expected)
             raise PromptError(f"{self.id}: missing variables {missing}, unexpected variables {extra}")
-        return Template(self.text).substitute({k: str(v) for k, v in variables.items()})
+        return fill(self.text, variables, self.id)
 
 
 @cache
