@@ -152,3 +152,17 @@ def test_a_real_run_with_the_packaged_model_through_the_cli(tmp_path, fresh_hf_e
     rerun = run_cli("run", "--limit", "2", "--budgets", "1", "2", "--out-dir", str(folder), "--quiet", env=fresh_hf_env)
     assert rerun.returncode == 0 and json.loads((folder / "summary.json").read_text()) == summary
     assert len((folder / "calls.jsonl").read_text().splitlines()) == len(calls), "a rerun makes no model call"
+
+
+def test_scripted_run_over_the_whole_demo_split(tmp_path, searcher):
+    """All 200 instances: the oracle beats the blurred baseline, and the summary is what the records say."""
+    config = load_config(out_dir=tmp_path / "all")
+    summary = Experiment(config, models=make_models(), searcher=searcher, judge=LexicalJudge(), progress=False).run()
+    assert summary["instances"] == len(load()) == 200
+    records = [json.loads(line) for line in (tmp_path / "all" / "judge.jsonl").read_text().splitlines()]
+    assert len(records) == 200 * 5
+    for label, condition, budget in [("baseline", "baseline", None), ("clarify@2", "clarify", 2), ("oracle", "oracle", None)]:
+        scores = [r["restore_score_100"] for r in records if r["condition"] == condition and r["budget"] == budget]
+        assert summary["conditions"][label]["restore_score_100"]["mean"] == pytest.approx(sum(scores) / len(scores))
+    gain = summary["conditions"]["oracle"]["gain_over_baseline"]
+    assert gain["mean_difference"] > 10 and gain["p_value"] < 0.01

@@ -50,7 +50,35 @@ def prompt_ids(version: str) -> dict[str, dict[str, dict[str, str]]]:
 def load_role_model(ref: Any, config: RunConfig, trace: Path):
     from cts_dataset.models.registry import load_model
 
-    return load_model(ref, cache=config.cache, trace=trace)
+    return load_model(share_gpu(ref, config), cache=config.cache, trace=trace)
+
+
+def role_refs(config: RunConfig) -> list[Any]:
+    """Every model reference the run uses (clarifier, answerer, rewriter, search agent, LLM judge)."""
+    from cts_dataset.judges import OFFLINE_JUDGES
+
+    refs = [config.clarifier, config.user_answerer, config.rewriter]
+    if config.searcher is not None and config.searcher.model is not None:
+        refs.append(config.searcher.model)
+    if not (isinstance(config.judge, str) and config.judge in OFFLINE_JUDGES):
+        refs.append(config.judge.removeprefix("llm:") if isinstance(config.judge, str) else config.judge)
+    return refs
+
+
+def share_gpu(ref: Any, config: RunConfig):
+    """The role's spec; when the run needs several vLLM engines in this process, each gets an equal
+    share of the GPU memory (vLLM's gpu_memory_utilization is per engine: two at 0.9 cannot coexist)."""
+    from cts_dataset.models.registry import resolve_spec
+
+    spec = resolve_spec(ref)
+    if spec.backend != "vllm":
+        return spec
+    engines = {(s.model, s.identity_hash()) for s in map(resolve_spec, role_refs(config)) if s.backend == "vllm"}
+    if len(engines) < 2:
+        return spec
+    share = round(0.9 / len(engines), 2)
+    current = spec.engine_args.get("gpu_memory_utilization", 0.9)
+    return spec.replace(engine_args={**spec.engine_args, "gpu_memory_utilization": min(current, share)})
 
 
 def build_searcher(config: RunConfig, trace: Path):

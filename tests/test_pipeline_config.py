@@ -1,0 +1,35 @@
+import pytest
+from pydantic import ValidationError
+
+from cts_dataset.pipeline.components import share_gpu
+from cts_dataset.pipeline.config import load_config
+
+
+def test_presets_fill_the_roles_and_flags_override_yaml(tmp_path):
+    path = tmp_path / "run.yaml"
+    path.write_text("clarifier: openai:gpt-4.1\nbudgets: [3, 1]\njudge: embedding\nlimit: 5\n")
+    config = load_config(path, limit=7)
+    assert config.clarifier == "openai:gpt-4.1" and config.budgets == [1, 3] and config.limit == 7
+    assert config.judge == "embedding" and config.user_answerer == "default" and config.searcher.kind == "retrieval"
+    assert str(config.out_dir) == "runs/openai-gpt-4.1__cpu-smoke"
+    v1 = load_config(preset="ctsbench-v1", clarifier="vllm:Qwen/Qwen3-8B")
+    assert v1.searcher.kind == "react" and v1.searcher.model == "qwen3-8b" and v1.judge == "qwen3-8b"
+
+
+def test_bad_configs_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="unknown protocol preset 'nope'; known: cpu-smoke, ctsbench-v1"):
+        load_config(preset="nope")
+    with pytest.raises(ValidationError, match="budgets must be positive"):
+        load_config(budgets=[0])
+    with pytest.raises(ValidationError, match="surprise"):
+        load_config(surprise=True)
+
+
+def test_several_vllm_engines_share_the_gpu_memory():
+    alone = load_config(preset="ctsbench-v1", clarifier="vllm:Qwen/Qwen3-8B")
+    assert share_gpu(alone.clarifier, alone).engine_args["gpu_memory_utilization"] == 0.9
+    two = load_config(preset="ctsbench-v1", clarifier="vllm:Qwen/Qwen3-4B")
+    assert share_gpu(two.clarifier, two).engine_args["gpu_memory_utilization"] == 0.45
+    assert share_gpu(two.user_answerer, two).engine_args["gpu_memory_utilization"] == 0.45
+    smoke = load_config()
+    assert share_gpu(smoke.clarifier, smoke).backend == "default"
