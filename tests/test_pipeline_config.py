@@ -33,3 +33,18 @@ def test_several_vllm_engines_share_the_gpu_memory():
     assert share_gpu(two.user_answerer, two).engine_args["gpu_memory_utilization"] == 0.45
     smoke = load_config()
     assert share_gpu(smoke.clarifier, smoke).backend == "default"
+
+
+def test_run_against_an_unreachable_server_fails_cleanly_naming_the_url(tmp_path, fresh_hf_env):
+    from tests.conftest import run_cli
+
+    spec = tmp_path / "down.yaml"
+    spec.write_text("backend: openai\nmodel: some-model\nbase_urls: ['http://127.0.0.1:9/v1']\n"
+                    "api_key_env: null\nmax_retries: 1\ntimeout_s: 2\n")
+    folder = tmp_path / "run"
+    result = run_cli("run", "--clarifier", str(spec), "--limit", "2", "--budgets", "1", "--out-dir", str(folder),
+                     "--quiet", env=fresh_hf_env)
+    assert result.returncode == 1
+    assert "http://127.0.0.1:9/v1" in result.stderr and "gave up after 2 attempts" in result.stderr
+    assert "the same command resumes the run" in result.stderr and "Traceback" not in result.stderr
+    assert (folder / "config.json").exists()

@@ -43,6 +43,8 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
 
     A killed run resumes where it stopped when started again with the same --out-dir.
     """
+    from cts_dataset.jsonl import RecordFileError
+    from cts_dataset.models.openai_backend import ModelCallError
     from cts_dataset.pipeline.config import load_config
     from cts_dataset.pipeline.experiment import Experiment
     from cts_dataset.pipeline.summary import render_markdown
@@ -56,6 +58,10 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
         conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
         limit=limit, out_dir=out_dir, cache=False if no_cache else None,
     )
-    summary = Experiment(config, progress=not quiet).run()
+    try:
+        summary = Experiment(config, progress=not quiet).run()
+    except (ModelCallError, RecordFileError, FileNotFoundError, ValueError) as error:
+        raise click.ClickException(
+            f"{error}\nFinished records are kept in {config.out_dir}; the same command resumes the run.") from None
     click.echo(render_markdown(summary))
     click.echo(f"run folder: {config.out_dir} (summary.md, summary.json, config.json, one JSONL per stage)")
