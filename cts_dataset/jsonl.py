@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from cts_dataset.errors import CtsbenchError
 from cts_dataset.records import RECORD_KINDS
 from cts_dataset.schemas import Problem, schema_problems
 
@@ -24,7 +25,7 @@ M = TypeVar("M", bound=BaseModel)
 _KIND_MARKERS = (("instance", "blurred_query"), ("document", "title"), ("gold", "nuggets"), ("candidate", "answer"))
 
 
-class RecordFileError(ValueError):
+class RecordFileError(CtsbenchError, ValueError):
     """A record file with problems; ``problems`` holds every one found (up to a cap)."""
 
     def __init__(self, problems: list[Problem], total: int | None = None) -> None:

@@ -43,8 +43,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
 
     A killed run resumes where it stopped when started again with the same --out-dir.
     """
-    from cts_dataset.jsonl import RecordFileError
-    from cts_dataset.models.openai_backend import ModelCallError
+    from cts_dataset.errors import CtsbenchError
     from cts_dataset.pipeline.config import load_config
     from cts_dataset.pipeline.experiment import Experiment
     from cts_dataset.pipeline.summary import render_markdown
@@ -52,15 +51,20 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
     searcher_config = None
     if searcher or search_model:
         searcher_config = {"kind": searcher or "react", "model": search_model}
-    config = load_config(
-        config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
-        searcher=searcher_config, judge=judge, budgets=_budgets(budgets, extra_budgets),
-        conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
-        limit=limit, out_dir=out_dir, cache=False if no_cache else None,
-    )
+    user_errors = (CtsbenchError, ValueError, FileNotFoundError, ImportError)
     try:
-        summary = Experiment(config, progress=not quiet).run()
-    except (ModelCallError, RecordFileError, FileNotFoundError, ValueError) as error:
+        config = load_config(
+            config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
+            searcher=searcher_config, judge=judge, budgets=_budgets(budgets, extra_budgets),
+            conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
+            limit=limit, out_dir=out_dir, cache=False if no_cache else None,
+        )
+        experiment = Experiment(config, progress=not quiet)
+    except user_errors as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        summary = experiment.run()
+    except user_errors as error:
         raise click.ClickException(
             f"{error}\nFinished records are kept in {config.out_dir}; the same command resumes the run.") from None
     click.echo(render_markdown(summary))

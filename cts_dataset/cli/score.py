@@ -32,14 +32,19 @@ def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, nuggets_
     from cts_dataset.judges import OFFLINE_JUDGES, make_judge
     from cts_dataset.scoring.score_run import run_score
 
+    from cts_dataset.errors import CtsbenchError
+
     options = {} if judge_spec in OFFLINE_JUDGES else {"batch_size": nuggets_per_call, "max_attempts": max_attempts}
-    judge = make_judge(judge_spec, **options)
+    try:
+        judge = make_judge(judge_spec, **options)
+    except (CtsbenchError, ValueError, ImportError) as problem:
+        raise click.ClickException(str(problem)) from None
     if judge_spec in OFFLINE_JUDGES:
         click.echo(f"note: the {judge_spec} judge is for smoke runs and cheap bounds, not published numbers", err=True)
     try:
         summary = run_score(gold, candidates, out_dir, judge, batch_items=items_per_batch,
                             retry_unscored=retry_unscored, seed=seed)
-    except ValueError as problem:
+    except (CtsbenchError, ValueError) as problem:
         raise click.ClickException(str(problem)) from None
     for line in summary["input_problems"]:
         click.echo(line, err=True)

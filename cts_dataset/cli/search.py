@@ -26,16 +26,21 @@ def search(queries: tuple[str, ...], kind: str, model: str | None, tool_kind: st
     config: dict = {"kind": kind, "tool": {k: v for k, v in tool.items() if v is not None}}
     if max_llm_calls is not None:
         config["react"] = {"max_llm_calls": max_llm_calls}
-    chat_model = None
-    if kind == "react":
-        from cts_dataset.models.registry import load_model
+    from cts_dataset.errors import CtsbenchError
 
-        chat_model = load_model(model or "default")
+    chat_model = None
     try:
+        if kind == "react":
+            from cts_dataset.models.registry import load_model
+
+            chat_model = load_model(model or "default")
         searcher = load_searcher(config, model=chat_model)
+        outputs = searcher.search(list(queries))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    for output in searcher.search(list(queries)):
+    except (CtsbenchError, ImportError) as error:
+        raise click.ClickException(str(error)) from None
+    for output in outputs:
         if as_json:
             click.echo(output.model_dump_json())
             continue

@@ -17,13 +17,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from cts_dataset.errors import CtsbenchError
 from cts_dataset.models.base import ChatRequest, ChatResponse, Usage, split_reasoning
 
 INSTALL_HINT = 'the openai backend needs the openai SDK: pip install "ctsbench[openai]"'
 RETRIED_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
-class ModelCallError(RuntimeError):
+class ModelCallError(CtsbenchError, RuntimeError):
     """A request that still failed after the configured retries (or failed in a way retries cannot fix)."""
 
 

@@ -128,7 +128,7 @@ class ModelSpec:
             raise ValueError(f"model spec {text!r}: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         else:
             entry = _matching_entry(entries, backend, model)
-            base = entry.replace(model=model) if entry else cls(backend=backend, model=model)  # type: ignore[arg-type]
+            base = entry if entry else cls(backend=backend, model=model)  # type: ignore[arg-type]
         return base.replace(**overrides) if overrides else base
 
 

@@ -39,7 +39,7 @@ class TransformersModel:
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.model = transformers.AutoModelForCausalLM.from_pretrained(
-            str(path), dtype=getattr(torch, dtype), **options).to(device).eval()
+            str(path), dtype=getattr(torch, dtype), **options).to(self.device).eval()
         self._grammar_compiler: Any = None
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:

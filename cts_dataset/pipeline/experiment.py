@@ -69,8 +69,9 @@ class Experiment:
         """``models`` (role -> ChatModel), ``searcher`` and ``judge`` may be given (tests); else built from config."""
         self.config = config
         self.folder = Path(config.out_dir)
-        self.store = RunStore(self.folder)
         self.instances = components.load_instances(config)
+        self.check_folder()  # before any model loads: refusing late would waste minutes of engine start-up
+        self.store = RunStore(self.folder)
         trace = self.folder / "calls.jsonl"
         models = dict(models or {})
         for role in ("clarifier", "user_answerer", "rewriter"):
@@ -172,6 +173,18 @@ class Experiment:
         write_summary(self.folder, summary)
         return summary
 
+    def check_folder(self) -> None:
+        """Refuse a run folder that holds a run of another config or dataset (its records would mix)."""
+        path = self.folder / "config.json"
+        if not path.exists():
+            return
+        previous = json.loads(path.read_text())
+        current = json.loads(self.config.model_dump_json())
+        if _comparable(previous.get("config", {})) != _comparable(current) or \
+                previous.get("dataset_revision") != components.dataset_revision(self.config):
+            raise ValueError(f"{path}: this folder holds a run with another config or dataset; "
+                             "choose another --out-dir (or delete the folder to start over)")
+
     def write_config(self) -> None:
         from cts_dataset import __version__
 
@@ -187,11 +200,6 @@ class Experiment:
             "judge": _judge_name(self.judge),
             "prompts": self.prompt_ids,
         }
-        if path.exists():
-            previous = json.loads(path.read_text())
-            if previous.get("config") != config or previous.get("dataset_revision") != resolved["dataset_revision"]:
-                raise ValueError(f"{path}: this folder holds a run with another config or dataset; "
-                                 "choose another --out-dir (or delete the folder to start over)")
         path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
@@ -206,3 +214,8 @@ def _model_description(model: Any) -> dict[str, Any]:
 
 def _judge_name(judge: Any) -> str:
     return getattr(judge, "spec", None) or getattr(judge, "name", None) or type(judge).__name__
+
+
+def _comparable(config: dict[str, Any]) -> dict[str, Any]:
+    """The config without settings that change how a run goes, not what it computes."""
+    return {k: v for k, v in config.items() if k not in ("cache", "batch_size")}

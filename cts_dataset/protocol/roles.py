@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -16,7 +17,8 @@ class RoleSettings:
 
     prompt_version: str = "v1"
     sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=128))
-    chat_template_kwargs: tuple[tuple[str, object], ...] = (("enable_thinking", False),)
+    # Model-specific template kwargs (Qwen3's enable_thinking) come from the model's registry entry.
+    chat_template_kwargs: tuple[tuple[str, object], ...] = ()
     structured: bool = True
 
     def prompt(self, role: str, language: str) -> Prompt:
@@ -38,10 +40,14 @@ def render_pairs(prompt: Prompt, dialogue: Sequence[QA]) -> str:
     )
 
 
+# "- ", "* ", "• ", "1. ", "2) " at the start of a line; a leading number without its marker is content.
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
 def first_line(text: str) -> str:
     """The first non-empty line, without list markers, labels or wrapping quotes."""
     for line in text.strip().splitlines():
-        line = line.strip().lstrip("-*0123456789.) ").strip()
+        line = _LIST_MARKER.sub("", line).strip()
         for label in ("Question:", "Q:", "Rewritten query:", "Query:", "问题：", "改写后的查询："):
             if line.lower().startswith(label.lower()):
                 line = line[len(label):].strip()

@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
 from cts_dataset.search.tool import Page, SearchHit, cut_words
+from cts_dataset.errors import CtsbenchError
 
 log = logging.getLogger(__name__)
 Provider = Literal["searxng", "serper"]
@@ -28,7 +29,7 @@ DEFAULT_KEY_ENV: dict[str, str] = {"searxng": "SEARXNG_API_KEY", "serper": "SERP
 MAX_PAGE_BYTES = 2_000_000
 
 
-class SearchToolError(RuntimeError):
+class SearchToolError(CtsbenchError, RuntimeError):
     """The provider refused or failed; the message never contains the API key."""
 
 
