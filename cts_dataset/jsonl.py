@@ -11,15 +11,13 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.records import RECORD_KINDS
 from cts_dataset.schemas import Problem, schema_problems
-
-M = TypeVar("M", bound=BaseModel)
 
 # Keys that tell one record kind from another when a file's kind is not given.
 _KIND_MARKERS = (("instance", "blurred_query"), ("document", "title"), ("gold", "nuggets"), ("candidate", "answer"))

@@ -10,11 +10,8 @@ from __future__ import annotations
 from string import Template
 
 
-class TemplateError(KeyError):
+class TemplateError(ValueError):
     """A template filled with the wrong values, or holding a stray ``$``."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
 
 def placeholders(text: str, name: str = "template") -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""Dataset loading: the no-code Hugging Face dataset folder(s) and the importers.
+"""Dataset loading: the no-code Hugging Face dataset folder(s).
 
 Installed as ``cts_dataset.loaders``; ``ctsbench/`` is the instances dataset folder
 (``datasets.load_dataset("loaders/ctsbench")`` in a checkout).

@@ -49,15 +49,22 @@ class Server:
     process: subprocess.Popen
 
     def stop(self, timeout: float = 60.0) -> None:
-        """SIGTERM to the server's own process group (the API server and its engine core), then SIGKILL."""
-        if self.process.poll() is not None:
+        """SIGTERM to the server's own process group (the API server and its engine core), then SIGKILL.
+
+        The group is signalled even when the API server has exited: its engine core may outlive it."""
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
             return
-        os.killpg(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            pass
+        try:
             os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
 
 
 def start_server(spec: ModelSpec, port: int, *, gpus: str | None = None, host: str = "127.0.0.1",
@@ -67,8 +74,12 @@ def start_server(spec: ModelSpec, port: int, *, gpus: str | None = None, host: s
     if gpus is not None:
         environment["CUDA_VISIBLE_DEVICES"] = gpus
     output: Any = log.open("w") if log else subprocess.DEVNULL
-    process = subprocess.Popen(server_command(spec, port, host, python, served_name), stdout=output,
-                               stderr=subprocess.STDOUT, env=environment, start_new_session=True)
+    try:
+        process = subprocess.Popen(server_command(spec, port, host, python, served_name), stdout=output,
+                                   stderr=subprocess.STDOUT, env=environment, start_new_session=True)
+    finally:
+        if log:
+            output.close()  # the child holds its own copy of the descriptor
     return Server(f"http://{host}:{port}/v1", process)
 
 
@@ -96,15 +107,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=6001, help="first port; one port per server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--write-spec", type=Path, help="write an openai spec YAML for the started servers")
+    parser.add_argument("--log-dir", type=Path, default=Path("vllm-logs"), help="one server log per port")
     args = parser.parse_args(argv)
     spec = resolve_spec(args.spec)
     ids = [g for g in args.gpus.split(",") if g]
     per_server = int(spec.engine_args.get("tensor_parallel_size", 1))
     groups = [",".join(ids[i:i + per_server]) for i in range(0, len(ids) - per_server + 1, per_server)]
-    servers = [start_server(spec, args.port + n, gpus=group, host=args.host) for n, group in enumerate(groups)]
+    if not groups:
+        parser.error(f"{len(ids)} GPU(s) given, but one server needs tensor_parallel_size={per_server}")
+    if len(ids) % per_server:
+        print(f"warning: GPU(s) {','.join(ids[len(groups) * per_server:])} left unused "
+              f"(tensor_parallel_size={per_server})", file=sys.stderr)
+    args.log_dir.mkdir(parents=True, exist_ok=True)
+    logs = [args.log_dir / f"vllm-{args.port + n}.log" for n in range(len(groups))]
+    servers = [start_server(spec, args.port + n, gpus=group, host=args.host, log=log)
+               for n, (group, log) in enumerate(zip(groups, logs, strict=True))]
     try:
-        for server in servers:
-            wait_ready(server)
+        for server, log in zip(servers, logs, strict=True):
+            wait_ready(server, log=log)
         urls = [server.url for server in servers]
         print("\n".join(urls), flush=True)
         if args.write_spec:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,12 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.update(OFFLINE_ENV)
     os.environ.pop("HF_DATASETS_CACHE", None)
     os.environ.pop("HF_MODULES_CACHE", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # The session's HF_HOME and cache hold a converted model (~0.5 GB): leave nothing behind.
+    for folder in (_HF_HOME, _CACHE):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

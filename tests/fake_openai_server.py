@@ -58,8 +58,15 @@ class FakeOpenAIServer:
                         server.in_flight -= 1
 
             def _answer(self, body: dict[str, Any], action: str) -> None:
-                if action == "hang":
+                if action == "hang":  # answer only after the hang: a client that waited would get "too late"
                     time.sleep(server.hang_s)
+                    try:
+                        self._send(200, {"id": "late", "object": "chat.completion", "model": body.get("model", ""),
+                                         "choices": [{"index": 0, "finish_reason": "stop",
+                                                      "message": {"role": "assistant", "content": "too late"}}],
+                                         "usage": {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}})
+                    except OSError:
+                        pass  # the client timed out and closed the connection, as it should
                     return
                 if action == "401":  # as hosted APIs do: part of the wrong key in the message
                     key = self.headers.get("Authorization", "")[-12:]

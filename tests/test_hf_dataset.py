@@ -16,11 +16,11 @@ def test_repository_card_is_generated_from_cards_and_features():
 
 
 def test_card_placeholders_are_checked():
-    with pytest.raises(KeyError, match=r"without a value: \['b'\]$"):
+    with pytest.raises(ValueError, match=r"without a value: \['b'\]$"):
         fill("$a ${b}", {"a": "1"})
-    with pytest.raises(KeyError, match=r"no placeholder: \['c'\]$"):
+    with pytest.raises(ValueError, match=r"no placeholder: \['c'\]$"):
         fill("$a", {"a": "1", "c": "2"})
-    with pytest.raises(KeyError, match=r"line 2: a '\$' that starts no placeholder"):
+    with pytest.raises(ValueError, match=r"line 2: a '\$' that starts no placeholder"):
         fill("costs\n$ 5", {})
     assert fill('{"json": "$$${a}"}', {"a": 1}) == '{"json": "$1"}'
 

@@ -34,9 +34,9 @@ def test_prompts_render_with_every_placeholder_filled(language):
 
 def test_prompt_with_a_missing_value_is_refused():
     prompt = load_prompt("rewriter", "v1", "en")
-    with pytest.raises(KeyError, match="without a value"):
+    with pytest.raises(ValueError, match="without a value"):
         prompt.render(blurred_query="x")
-    with pytest.raises(KeyError, match="no placeholder"):
+    with pytest.raises(ValueError, match="no placeholder"):
         prompt.render(blurred_query="x", pairs="", fused_query="leak")
 
 

@@ -8,7 +8,7 @@ import socket
 import jsonschema
 import pytest
 
-pytest.importorskip("openai", reason='the openai backend needs: pip install "ctsbench[openai]"')
+import openai  # noqa: F401,E402  (the dev extra installs it: a broken install must fail, not skip)
 
 from cts_dataset.local_models.serve import start_server, wait_ready
 

@@ -39,7 +39,7 @@ def datasets_cache_root() -> Path:
     return Path(config.HF_DATASETS_CACHE)
 
 
-def _prune_older(name: str, keep: Path) -> int:
+def _prune_older(keep: Path) -> int:
     """Remove cached versions of ``name`` other than ``keep``; returns how many went."""
     version_dir = keep.parent
     removed = 0
@@ -61,7 +61,7 @@ def install(verify: bool = True) -> dict[str, dict[str, int]]:
             loaded = load_dataset(str(folder))
             first_split = next(iter(loaded.values()))
             cache_dir = Path(first_split.cache_files[0]["filename"]).parent
-            _prune_older(name, cache_dir)
+            _prune_older(cache_dir)
             counts[name] = {split: ds.num_rows for split, ds in loaded.items()}
     install_metric()
     if verify:
@@ -88,7 +88,7 @@ def install_metric(name: str = METRIC_NAME) -> Path:
         if file.is_file():
             shutil.copy2(file, target / file.name)
     os.utime(target / script.name)  # evaluate picks the newest copy by the script's mtime
-    _prune_older(name, target)
+    _prune_older(target)
     return target / script.name
 
 

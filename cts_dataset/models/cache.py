@@ -34,9 +34,10 @@ CREATE TABLE IF NOT EXISTS responses (
 
 
 def default_cache_path() -> Path:
-    """``$CTSBENCH_CACHE_DIR/responses.sqlite`` (default ``~/.cache/ctsbench``)."""
-    root = os.environ.get("CTSBENCH_CACHE_DIR") or Path.home() / ".cache" / "ctsbench"
-    return Path(root) / "responses.sqlite"
+    """``responses.sqlite`` in the project's cache folder (:func:`cts_dataset.paths.cache_dir`)."""
+    from cts_dataset.paths import cache_dir
+
+    return cache_dir() / "responses.sqlite"
 
 
 def cache_key(model_identity: dict[str, Any], request: ChatRequest) -> str:

@@ -8,7 +8,6 @@ mistakes its numbers for a real model's.
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -39,7 +38,9 @@ def gguf_path() -> Path:
 
 def converted_dir(cache_dir: str | Path | None = None) -> Path:
     """Where the HF folder of the default model lives: ``$CTSBENCH_CACHE_DIR/models/...``."""
-    root = Path(cache_dir or os.environ.get("CTSBENCH_CACHE_DIR") or Path.home() / ".cache" / "ctsbench")
+    from cts_dataset.paths import cache_dir as default_cache_dir
+
+    root = Path(cache_dir) if cache_dir else default_cache_dir()
     gguf = gguf_path()
     return root / "models" / f"{gguf.stem}-{gguf.stat().st_size}"
 

@@ -205,7 +205,7 @@ class Experiment:
 
 def _model_description(model: Any) -> dict[str, Any]:
     spec = getattr(model, "spec", str(model))
-    resolved = getattr(model, "resolved", None) or getattr(model, "model_spec", None)
+    resolved = getattr(model, "model_spec", None)
     description = {"spec": spec}
     if resolved is not None and hasattr(resolved, "to_dict"):
         description["resolved"] = resolved.to_dict()

@@ -28,7 +28,6 @@ class StageFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.records: dict[str, dict[str, Any]] = {}
-        self.repaired = False
         if path.exists():
             self._load()
 
@@ -49,7 +48,6 @@ class StageFile:
         if good_end < len(data):
             with open(self.path, "r+b") as handle:
                 handle.truncate(good_end)
-            self.repaired = True
 
     def __contains__(self, key: str) -> bool:
         return key in self.records

@@ -69,6 +69,7 @@ def dialogue_diagnostics(config: RunConfig, instances: Sequence[Instance], store
 
 
 def summarise(config: RunConfig, instances: Sequence[Instance], store: RunStore) -> dict[str, Any]:
+    from cts_dataset.scoring.restore import mean_score
     from cts_dataset.scoring.stats import bootstrap_ci, paired_test
 
     conditions: dict[str, Any] = {}
@@ -78,8 +79,8 @@ def summarise(config: RunConfig, instances: Sequence[Instance], store: RunStore)
         judged = [store["judge"].get(record_key({"instance": i.id, "condition": condition, "budget": budget})) for i in instances]
         entry: dict[str, Any] = {
             "restore_score_100": bootstrap_ci(scores).as_dict(),
-            "strict_100": bootstrap_ci(_scores(store, instances, condition, budget, "strict_100")).mean,
-            "unweighted_100": bootstrap_ci(_scores(store, instances, condition, budget, "unweighted_100")).mean,
+            "strict_100": mean_score(_scores(store, instances, condition, budget, "strict_100")),
+            "unweighted_100": mean_score(_scores(store, instances, condition, budget, "unweighted_100")),
             "instances": len(instances),
             "unscored_instances": sum(1 for s in scores if s is None),
             "unscored_nuggets": sum(r["n_unscored"] for r in judged if r is not None),

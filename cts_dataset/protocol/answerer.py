@@ -79,6 +79,6 @@ def unsupported_words(answer: str, fused_query: str) -> tuple[str, ...]:
 def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettings, tags: Sequence[str] = ()) -> list[Answer]:
     """One answer per view, all in one model batch."""
     tags = list(tags) or [""] * len(views)
-    requests = [answerer_request(v, settings, t) for v, t in zip(views, tags)]
+    requests = [answerer_request(v, settings, t) for v, t in zip(views, tags, strict=True)]
     responses = model.complete(requests)
-    return [parse_answer(r.text, v.fused_query) for r, v in zip(responses, views)]
+    return [parse_answer(r.text, v.fused_query) for r, v in zip(responses, views, strict=True)]

@@ -38,5 +38,5 @@ def parse_question(raw: str) -> Question:
 def ask(model: ChatModel, views: Sequence[ClarifierView], settings: RoleSettings, tags: Sequence[str] = ()) -> list[Question]:
     """One question per view, all in one model batch."""
     tags = list(tags) or [""] * len(views)
-    requests = [clarifier_request(v, settings, t) for v, t in zip(views, tags)]
+    requests = [clarifier_request(v, settings, t) for v, t in zip(views, tags, strict=True)]
     return [parse_question(r.text) for r in model.complete(requests)]

@@ -34,5 +34,5 @@ def parse_rewrite(raw: str, view: RewriterView) -> Rewrite:
 def rewrite(model: ChatModel, views: Sequence[RewriterView], settings: RoleSettings, tags: Sequence[str] = ()) -> list[Rewrite]:
     """One rewrite per view, all in one model batch."""
     tags = list(tags) or [""] * len(views)
-    requests = [rewriter_request(v, settings, t) for v, t in zip(views, tags)]
-    return [parse_rewrite(r.text, v) for r, v in zip(model.complete(requests), views)]
+    requests = [rewriter_request(v, settings, t) for v, t in zip(views, tags, strict=True)]
+    return [parse_rewrite(r.text, v) for r, v in zip(model.complete(requests), views, strict=True)]

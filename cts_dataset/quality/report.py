@@ -86,7 +86,7 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
     out.append(f"Targets: fused >= {report.targets['min_fused']}, gap >= {report.targets['min_gap']}.")
     no_gap = [h.instance_id for h in report.headroom if h.gap <= 0]
     out.append(f"Instances with no headroom (blurred finds as much as fused): {len(no_gap)}")
-    out += ["", f"## Weakest grounded nuggets (share of content words found in the cited documents)", ""]
+    out += ["", "## Weakest grounded nuggets (share of content words found in the cited documents)", ""]
     out += _table(["instance", "nugget", "grounding", "words not found"],
                   [(i, n, f"{s:.2f}", ", ".join(m) or "-") for s, i, n, m in report.grounding[:weakest]])
     out += ["", "## Problems", ""]
@@ -104,7 +104,9 @@ def card_statistics(report: DataReport) -> str:
     nuggets = [len(i.nuggets) for i in instances]
     no_region = sum(1 for i in instances if not any(c.type.value == "region" for c in i.removed_constraints))
     lines = [f"- {len(instances)} instances; {multi} ({multi / len(instances):.0%}) cite two or more documents.",
-             f"- {min(nuggets)}-{max(nuggets)} nuggets per instance (mean {mean(nuggets):.2f}), weights 1-3.",
+             f"- {min(nuggets)}-{max(nuggets)} nuggets per instance (mean {mean(nuggets):.2f}); weights "
+             + ", ".join(f"{w:g} x{c}" for w, c in sorted(Counter(n.weight for i in instances for n in i.nuggets).items()))
+             + ".",
              f"- {no_region} instances have no region among their removed constraints.",
              f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
              f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f}).",

@@ -50,9 +50,9 @@ class RetrievalSearcher:
         budget = self.settings.max_answer_words
         parts = []
         for rank, hit in enumerate(hits[: self.settings.passages], start=1):
-            words = self._passage(hit).split()
             if budget <= 0:
                 break
+            words = self._passage(hit).split()
             kept = words[:budget]
             budget -= len(kept)
             parts.append(f"[{rank}] {hit.title} ({hit.url})\n" + " ".join(kept) + (" ..." if len(kept) < len(words) else ""))

@@ -12,7 +12,7 @@ from functools import cache
 
 TOKENIZER_VERSION = "en-snowball-nltkstop+cjk-bigram-v2"
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# Words exclude CJK characters, so "1976年唐山" splits into "1976" and a CJK run (v1 kept it whole).
+# Words exclude CJK characters, so "1976年唐山" splits into "1976" and a CJK run.
 _TOKEN = re.compile(rf"[{CJK}]+|[^\W_{CJK}]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{CJK}]")
 

@@ -18,6 +18,7 @@ SUMMARY_SCHEMA = {
     "type": "object",
     "properties": {"rational": {"type": "string"}, "evidence": {"type": "string"}, "summary": {"type": "string"}},
     "required": ["rational", "evidence", "summary"],
+    "additionalProperties": False,  # strict JSON-schema modes (OpenAI's) require it
 }
 
 
