@@ -27,12 +27,12 @@ CLASSES = ("full", "partial", "none")
 
 def cases(seed: int = 0) -> list[tuple[str, str, str]]:
     """(expected label, nugget, answer) triples."""
-    from cts_dataset.search.bm25 import corpus_index
+    from cts_dataset.search.bm25 import corpus_bm25
 
     rng = random.Random(seed)
     documents = {d.id: d for d in cts_dataset.load_corpus()}
     instances = cts_dataset.load()
-    index = corpus_index()
+    index = corpus_bm25()
     out = []
     for instance in instances:
         others = [i for i in instances if i.id != instance.id]

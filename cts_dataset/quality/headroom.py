@@ -29,9 +29,9 @@ def gold_documents(instance: Instance) -> set[str]:
 
 def headroom(instances: Sequence[Instance], k: int = 10, index=None) -> list[Headroom]:
     """Recall@k of each instance's cited documents, fused query vs blurred query."""
-    from cts_dataset.search.bm25 import corpus_index
+    from cts_dataset.search.bm25 import corpus_bm25
 
-    index = index or corpus_index()
+    index = index or corpus_bm25()
     fused = index.search([i.fused_query for i in instances], k)
     blurred = index.search([i.blurred_query for i in instances], k)
     rows = []

@@ -89,7 +89,7 @@ class BM25Index:
 
 
 @cache
-def corpus_index() -> BM25Index:
+def corpus_bm25() -> BM25Index:
     """The shared BM25 index of the shipped corpus."""
     from cts_dataset.corpus import load_corpus
 
