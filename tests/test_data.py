@@ -26,5 +26,14 @@ def test_load_works_from_any_directory(tmp_path, fresh_hf_env):
     assert int(count) == len(load()) and float(weight) > 0
 
 
-def test_revision_is_a_content_hash():
+def test_revision_is_a_content_hash(tmp_path):
+    from cts_dataset.pipeline.components import dataset_revision as file_revision
+    from cts_dataset.pipeline.config import load_config
+
     assert len(dataset_revision()) == 16
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(load()[0].model_dump_json() + "\n")
+    second.write_text(load()[1].model_dump_json() + "\n")
+    revisions = [file_revision(load_config(dataset=str(path))) for path in (first, second)]
+    assert revisions[0] != revisions[1]
+    assert revisions[0] == file_revision(load_config(dataset=str(first)))

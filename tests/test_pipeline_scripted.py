@@ -7,7 +7,6 @@ import pytest
 
 from cts_dataset.data import load
 from cts_dataset.judges.lexical import LexicalJudge
-from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.pipeline.config import load_config
 from cts_dataset.pipeline.experiment import Experiment
 from cts_dataset.search.corpus_tool import CorpusSearchTool

@@ -33,7 +33,6 @@ def test_the_agent_runs_for_real_with_the_small_model(small_model):
     outputs = searcher.search(queries, tags=["a", "b"])
     assert [o.query for o in outputs] == queries and [o.tag for o in outputs] == ["a", "b"]
     for out in outputs:
-        assert out.termination in set(Termination)
         assert 1 <= out.llm_calls <= 2 and out.model == small_model.spec
         assert out.trace[0].kind == "system" and out.trace[2].kind == "assistant"
         assert out.tokens.completion > 0

@@ -16,7 +16,7 @@ import pytest
 
 from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
 from tests.conftest import REPO
-from tests.vllm_support import child_env, served_model, vllm_python
+from tests.vllm_support import PROMPTS, ask, child_env, served_model, vllm_python
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 ENGINE_ARGS = {"dtype": "float32", "max_model_len": 2048, "enforce_eager": True}
@@ -81,14 +81,8 @@ def engine(tmp_path_factory):
     worker.close()  # frees the cores before the server tests start theirs
 
 
-def ask(text: str, **kwargs) -> ChatRequest:
-    kwargs.setdefault("sampling", Sampling(max_tokens=24))
-    return ChatRequest.of([{"role": "user", "content": text}], **kwargs)
-
-
 def test_a_batch_is_one_engine_call_and_a_rerun_is_none(engine):
-    prompts = ["What is the capital of France?", "Name a fruit.", "What is 2 + 2?", "Say hello.",
-               "Name a colour.", "What is the largest ocean?"]
+    prompts = PROMPTS
     first = engine.complete([ask(p) for p in prompts])
     assert first["chat_calls"] == 1 and first["misses"] == 6
     texts = [r["text"] for r in first["responses"]]

@@ -12,10 +12,10 @@ import openai  # noqa: F401,E402  (the dev extra installs it: a broken install m
 
 from cts_dataset.local_models.serve import start_server, wait_ready
 
-from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
+from cts_dataset.models.base import Sampling, StructuredOutput
 from cts_dataset.models.registry import load_model
 from cts_dataset.models.spec import ModelSpec
-from tests.vllm_support import child_env, served_model, vllm_python
+from tests.vllm_support import PROMPTS, ask, child_env, served_model, vllm_python
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 SCHEMA = {"type": "object", "properties": {"capital": {"type": "string", "maxLength": 40},
@@ -47,14 +47,8 @@ def model(server, tmp_path):
                        "timeout_s": 120, "max_retries": 1}, cache=tmp_path / "cache.sqlite", trace=tmp_path / "t.jsonl")
 
 
-def ask(text: str, **kwargs) -> ChatRequest:
-    kwargs.setdefault("sampling", Sampling(max_tokens=24))
-    return ChatRequest.of([{"role": "user", "content": text}], **kwargs)
-
-
 def test_a_concurrent_batch_against_the_server_and_a_free_rerun(model):
-    prompts = ["What is the capital of France?", "Name a fruit.", "What is 2 + 2?", "Say hello.",
-               "Name a colour.", "What is the largest ocean?"]
+    prompts = PROMPTS
     responses = model.complete([ask(p) for p in prompts])
     assert "Paris" in responses[0].text and all(r.text and r.usage.completion_tokens > 0 for r in responses)
     assert all(r.model == "openai:smollm2" for r in responses)

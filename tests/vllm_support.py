@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from cts_dataset.models.base import ChatRequest, Sampling
 from tests.conftest import REPO
+
+# The same short prompts for the engine and the server tests, so their outputs can be compared.
+PROMPTS = ["What is the capital of France?", "Name a fruit.", "What is 2 + 2?", "Say hello.",
+           "Name a colour.", "What is the largest ocean?"]
+
+
+def ask(text: str, **kwargs) -> ChatRequest:
+    kwargs.setdefault("sampling", Sampling(max_tokens=24))
+    return ChatRequest.of([{"role": "user", "content": text}], **kwargs)
 
 VLLM_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_CPU_NUM_OF_RESERVED_CPU": "0", "HF_HUB_OFFLINE": "1",
             "TOKENIZERS_PARALLELISM": "false"}
