@@ -11,7 +11,7 @@ from cts_dataset.records import Document
 from cts_dataset.search import load_searcher, load_tool
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.records import Termination
-from cts_dataset.search.tokenize import tokenize
+from cts_dataset.text import tokenize
 
 
 @pytest.fixture(scope="module")

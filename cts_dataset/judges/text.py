@@ -3,7 +3,7 @@
 English: lower-cased words, stop words dropped (bm25s' NLTK-based list), Snowball-stemmed (PyStemmer),
 numbers kept as written ("242,469" -> "242469"). Chinese has no spaces: a run of CJK characters becomes
 its overlapping character bigrams (a lone character stays itself), which needs no dictionary.
-Unlike the BM25 tokeniser (``cts_dataset.search.tokenize``) it keeps no CJK unigrams, which would let
+Unlike the BM25 tokeniser (``cts_dataset.text``) it keeps no CJK unigrams, which would let
 common characters inflate coverage, and it splits digits from adjacent CJK ("24万人" -> "24", "万人").
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from cts_dataset.search.tokenize import CJK, stemmer, stopwords
+from cts_dataset.text import CJK, stemmer, stopwords
 
 # CJK runs first, then digit groups with thousands separators or decimals, then other word runs.
 _TOKEN = re.compile(rf"[{CJK}]+|\d+(?:[.,]\d+)*|[^\W\d_{CJK}]+", re.UNICODE)

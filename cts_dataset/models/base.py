@@ -106,6 +106,15 @@ class ChatResponse:
     cached: bool = False
     model: str = ""
     raw: str = ""  # the model's output as generated, reasoning included (for traces)
+    error: str = ""  # set when the request failed after its retries: no text, never cached
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.error)
+
+    @staticmethod
+    def failure(error: str, model: str = "") -> ChatResponse:
+        return ChatResponse(text="", finish_reason="error", model=model, error=error)
 
 
 def split_reasoning(raw: str) -> tuple[str, str]:
@@ -128,5 +137,7 @@ class ChatModel(Protocol):
     spec: str
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
-        """One response per request, in order. A backend that breaks raises; it never returns junk."""
+        """One response per request, in order. A request that still fails after the backend's retries
+        comes back as ``ChatResponse.failure(message)`` so the rest of the batch is kept; a backend
+        raises only when it cannot serve the batch at all (a missing key, a broken install)."""
         ...

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from cts_dataset.models.base import ChatModel, ChatRequest, StructuredOutput
 from cts_dataset.protocol.roles import RoleSettings, first_line
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.search.tokenize import tokenize
+from cts_dataset.text import tokenize
 
 ROLE = "user_answerer"
 ANSWER_SCHEMA = {

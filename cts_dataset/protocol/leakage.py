@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from cts_dataset.models.base import ChatRequest
 from cts_dataset.protocol.prompts import Prompt
-from cts_dataset.search.tokenize import tokenize
+from cts_dataset.text import tokenize
 
 
 def leaked_words(request: ChatRequest, fused_query: str, blurred_query: str, dialogue: Iterable[str] = (),

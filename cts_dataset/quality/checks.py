@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from cts_dataset.records import Document, Instance
-from cts_dataset.search.tokenize import tokenize
+from cts_dataset.text import tokenize
 
 GROUNDING_MIN = 0.6  # share of a nugget's content words that must occur in its cited documents
 NEAR_DUPLICATE_JACCARD = 0.8

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from cts_dataset.records import Document
-from cts_dataset.search.tokenize import TOKENIZER_VERSION, tokenize, tokenize_many
+from cts_dataset.text import TOKENIZER_VERSION, tokenize, tokenize_many
 
 INDEX_FORMAT = 1
 

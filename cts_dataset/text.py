@@ -1,4 +1,4 @@
-"""Tokenisation for BM25 over English and Chinese text.
+"""Text tokenisation shared by retrieval (BM25), the protocol guards, the judges and the data checks.
 
 English: lower-cased word tokens, English stop words (NLTK list via bm25s) dropped, Snowball-stemmed (PyStemmer).
 Chinese has no spaces, so a run of CJK characters becomes its single characters plus overlapping
