@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.models.registry import resolve_spec
-from cts_dataset.models.spec import ModelSpec
+from cts_dataset.models.spec import THROUGHPUT_ONLY_ARGS, ModelSpec
 
 
 def server_command(spec: ModelSpec, port: int, host: str = "127.0.0.1", python: str = sys.executable,
@@ -41,6 +41,16 @@ def server_command(spec: ModelSpec, port: int, host: str = "127.0.0.1", python: 
         elif value is not None:
             command += [flag, str(value)]
     return command
+
+
+def served_spec(spec: ModelSpec, urls: list[str]) -> ModelSpec:
+    """The ``openai`` spec of ``spec`` served at ``urls``: the same weights (``revision``), the engine args
+    that change answers (``dtype``, ``max_model_len``, ...: recorded in its identity, and the context
+    limit) and the chat-template defaults. No API key: the servers run without one."""
+    return ModelSpec(backend="openai", model=spec.model, name=spec.name, revision=spec.revision,
+                     base_urls=tuple(urls), api_key_env=None, identity=spec.identity,
+                     engine_args={k: v for k, v in spec.engine_args.items() if k not in THROUGHPUT_ONLY_ARGS},
+                     chat_template_kwargs=dict(spec.chat_template_kwargs))
 
 
 @dataclass
@@ -130,9 +140,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.write_spec:
             import yaml
 
-            served = ModelSpec(backend="openai", model=spec.model, name=spec.name, base_urls=tuple(urls),
-                               chat_template_kwargs=dict(spec.chat_template_kwargs))
-            args.write_spec.write_text(yaml.safe_dump(served.to_dict(), sort_keys=False))
+            args.write_spec.write_text(yaml.safe_dump(served_spec(spec, urls).to_dict(), sort_keys=False))
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         signal.sigwait({signal.SIGINT, signal.SIGTERM})  # serve until asked to stop
     finally:

@@ -12,10 +12,19 @@ from typing import Any, Self
 class FakeOpenAIServer:
     """Answers ``POST /v1/chat/completions``. ``script`` lists what the first requests get
     (``429``, ``500``, ``400``, ``401``, ``hang``); every later request succeeds, echoing the last user message.
-    A hang lasts at most ``hang_s`` (then the handler gives up), so the server always stops."""
+    ``rules`` maps a text to the action every request whose last message contains it gets (a request
+    that always fails). Models in ``json_object_only`` answer a ``json_schema`` response format with 400,
+    as providers with only JSON mode do. ``GET /v1/models`` lists ``roots`` (served name -> weights path,
+    as vLLM does); with no roots it is 404. A hang lasts at most ``hang_s`` (then the handler gives up),
+    so the server always stops."""
 
-    def __init__(self, script: list[str] | None = None, hang_s: float = 5.0, delay_s: float = 0.0) -> None:
+    def __init__(self, script: list[str] | None = None, hang_s: float = 5.0, delay_s: float = 0.0,
+                 rules: dict[str, str] | None = None, json_object_only: tuple[str, ...] = (),
+                 roots: dict[str, str] | None = None, max_model_len: int = 4096) -> None:
         self.script, self.hang_s, self.delay_s = list(script or []), hang_s, delay_s
+        self.rules, self.json_object_only = dict(rules or {}), set(json_object_only)
+        self.roots, self.max_model_len = dict(roots or {}), max_model_len
+        self.model_queries = 0
         self.bodies: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.in_flight = self.max_in_flight = 0
@@ -33,7 +42,13 @@ class FakeOpenAIServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def _next_action(self) -> str:
+    def _next_action(self, body: dict[str, Any]) -> str:
+        last = str(body["messages"][-1]["content"])
+        for text, action in self.rules.items():
+            if text in last:
+                return action
+        if body["model"] in self.json_object_only and (body.get("response_format") or {}).get("type") == "json_schema":
+            return "400-json-schema"
         with self._lock:
             return self.script.pop(0) if self.script else "ok"
 
@@ -44,6 +59,16 @@ class FakeOpenAIServer:
             def log_message(self, *args: object) -> None:  # keep test output clean
                 pass
 
+            def do_GET(self) -> None:
+                with server._lock:
+                    server.model_queries += 1
+                if self.path.rstrip("/") != "/v1/models" or not server.roots:
+                    self._send(404, {"error": {"message": "not found", "type": "test"}})
+                    return
+                self._send(200, {"object": "list", "data": [
+                    {"id": name, "object": "model", "owned_by": "vllm", "root": root,
+                     "max_model_len": server.max_model_len} for name, root in server.roots.items()]})
+
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with server._lock:
@@ -52,7 +77,7 @@ class FakeOpenAIServer:
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
                 try:
-                    self._answer(body, server._next_action())
+                    self._answer(body, server._next_action(body))
                 finally:
                     with server._lock:
                         server.in_flight -= 1
@@ -72,6 +97,10 @@ class FakeOpenAIServer:
                     key = self.headers.get("Authorization", "")[-12:]
                     self._send(401, {"error": {"message": f"Incorrect API key provided: {key}", "type": "auth"}})
                     return
+                if action == "400-json-schema":
+                    self._send(400, {"error": {"message": "response_format type json_schema is not supported",
+                                               "type": "invalid_request_error"}})
+                    return
                 if action in ("429", "500", "400"):
                     payload = {"error": {"message": f"scripted {action}", "type": "test"}}
                     self._send(int(action), payload, {"Retry-After": "0"} if action == "429" else {})
@@ -79,6 +108,8 @@ class FakeOpenAIServer:
                 time.sleep(server.delay_s)
                 question = body["messages"][-1]["content"]
                 text = f"<think>thinking about {question}</think>echo: {question}"
+                if body.get("response_format"):
+                    text = json.dumps({"echo": question})
                 self._send(200, {
                     "id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",
@@ -87,12 +118,15 @@ class FakeOpenAIServer:
 
             def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in (headers or {}).items():
-                    self.send_header(key, value)
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in (headers or {}).items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client cancelled the request (a batch stopped by a rejected key)
 
         return Handler

@@ -45,6 +45,35 @@ def test_metric_runs_a_judge_given_at_compute_or_at_load():
     assert by_compute["judge"] == "lexical"
 
 
+def test_metric_gives_the_queries_to_the_llm_judge():
+    import evaluate
+
+    from cts_dataset.judges.llm import LLMJudge
+    from cts_dataset.models.scripted import ScriptedModel
+
+    def labels(request) -> str:
+        count = int(request.messages[-1].content.split("Nuggets (")[1].split(")")[0])
+        return json.dumps({"labels": ["full"] * count})
+
+    metric = evaluate.load(cts_dataset.metric_path())
+    predictions = ["242,469 deaths on 28 July 1976.", "Mercury is liquid.", "Kinshasa."]
+    queries = ["How many died in Tangshan in 1976?", "Is mercury liquid?", "Capital of the DR Congo?"]
+    model = ScriptedModel(default=labels)
+    given = metric.compute(predictions=predictions, references=REFERENCES, queries=queries, judge=LLMJudge(model))
+    prompts = [request.messages[-1].content for request in model.calls]
+    assert [p.splitlines()[0] for p in prompts] == [f"Question the answer responds to: {q}" for q in queries]
+    assert given["queries_given"] is True and given["restore_score_100"] == pytest.approx(100.0)
+    assert (given["judge"], given["judge_prompt"]) == ("llm:scripted@coverage-v1", "coverage-v1")
+    assert len(given["judge_prompt_hash"]) == 16 and "judge_errors" not in given
+
+    plain = ScriptedModel(default=labels)
+    missing = metric.compute(predictions=predictions, references=REFERENCES, judge=LLMJudge(plain))
+    assert missing["queries_given"] is False
+    assert all("responds to: (not given)" in request.messages[-1].content for request in plain.calls)
+    with pytest.raises(ValueError, match="3 predictions but 2 queries"):
+        metric.compute(predictions=predictions, references=REFERENCES, queries=queries[:2], judge="lexical")
+
+
 def test_metric_rejects_references_that_do_not_mirror_the_nugget_struct():
     import evaluate
 

@@ -26,11 +26,16 @@ def run(tmp_path, searcher, models, **overrides):
 
 def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, searcher):
     models = make_models()
-    summary = run(tmp_path, searcher, models)
+    summary = run(tmp_path, searcher, models, rewriter_guard=False)  # every rewrite asks the model
     # one dialogue of 3 turns per instance serves k = 1, 2, 3: 3 clarifier batches of 6
     assert models["clarifier"].batches == [6, 6, 6]
     assert models["user_answerer"].batches == [6, 6, 6]
     assert models["rewriter"].batches == [18]
+    # the k-th rewrite sees exactly the first k turns of the shared dialogue
+    for request in models["rewriter"].calls:
+        k = int(request.tag.split("|")[2])
+        pairs = [line for line in request.messages[1].content.splitlines() if line.startswith("Q")]
+        assert [p.split(":")[0] for p in pairs] == [f"Q{n}" for n in range(1, k + 1)], request.tag
     folder = tmp_path / "run"
     answers = [json.loads(line) for line in (folder / "answer.jsonl").read_text().splitlines()]
     assert len(answers) == 18 and all(a["prompt"] == "answerer/v1/en" for a in answers)
@@ -66,8 +71,8 @@ def test_shown_budget_runs_each_budget_as_its_own_dialogue(tmp_path, searcher):
 
 def test_a_folder_holding_another_config_is_refused(tmp_path, searcher):
     run(tmp_path, searcher, make_models())
-    with pytest.raises(ValueError, match="another config"):
-        run(tmp_path, searcher, make_models(), budgets=[1])
+    with pytest.raises(ValueError, match=r"another identity; what changed:\n  protocol\.show_budget: false -> true"):
+        run(tmp_path, searcher, make_models(), show_budget=True)
 
 
 KILLABLE_RUN = """
@@ -85,8 +90,7 @@ class SlowSearcher(RetrievalSearcher):
         time.sleep(0.3)  # slow enough to be killed between two durable batches
         return super().search(queries, tags)
 
-experiment.BATCH = 2
-config = load_config(out_dir=Path(sys.argv[1]), limit=6)
+config = load_config(out_dir=Path(sys.argv[1]), limit=6, batch_size=2)
 searcher = SlowSearcher(CorpusSearchTool(cache_root=Path(sys.argv[2])))
 experiment.Experiment(config, models=make_models(), searcher=searcher, judge=LexicalJudge(), progress=False).run()
 """
@@ -125,6 +129,7 @@ def test_a_killed_run_resumes_with_nothing_lost_or_duplicated(tmp_path, searcher
     straight_rows = sorted((tmp_path / "straight" / "run" / "search.jsonl").read_text().splitlines())
     assert resumed_rows == straight_rows and len(resumed_rows) == len(set(resumed_rows)) == 30
     assert {k: v for k, v in resumed.items() if k != "run"} == {k: v for k, v in straight.items() if k != "run"}
+    assert not (folder / "search.jsonl").read_text().count('"condi\n'), "the torn line is gone"
 
 
 @pytest.mark.slow

@@ -11,16 +11,6 @@ from cts_dataset.protocol.views import QA, AnswererView, ClarifierView, Rewriter
 SETTINGS = RoleSettings()
 
 
-def test_role_functions_accept_only_their_views():
-    import inspect
-
-    assert list(inspect.signature(clarifier.clarifier_request).parameters)[0] == "view"
-    assert inspect.signature(clarifier.clarifier_request).parameters["view"].annotation == "ClarifierView"
-    assert inspect.signature(rewriter.rewriter_request).parameters["view"].annotation == "RewriterView"
-    assert not hasattr(ClarifierView, "fused_query") and "fused_query" not in RewriterView.__dataclass_fields__
-    assert "blurred_query" not in AnswererView.__dataclass_fields__
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_prompts_render_with_every_placeholder_filled(language):
     view = ClarifierView("best universities", language, (QA("Which field?", "AI"),), turn=2, budget=3)
@@ -41,13 +31,15 @@ def test_prompt_with_a_missing_value_is_refused():
 
 
 def test_answers_are_normalised_and_checked_for_fidelity():
-    model = ScriptedModel({"user_answerer": ['{"answer": "Unknown."}', '```json\n{"answer": "in 1976"}\n```', "Hebei, China"]})
-    views = [AnswererView("the 1976 earthquake in Hebei", "en", q) for q in ("Which country?", "Which year?", "Where?")]
-    unknown, year, place = answerer.answer(model, views, SETTINGS)
+    model = ScriptedModel({"user_answerer": ['{"answer": "Unknown."}', '```json\n{"answer": "in 1976"}\n```',
+                                             '{"answer": "Hebei, China"}', "Your information need: the 1976 earthquake"]})
+    views = [AnswererView("the 1976 earthquake in Hebei", "en", q) for q in ("Which country?", "Which year?", "Where?", "When?")]
+    unknown, year, place, echo = answerer.answer(model, views, SETTINGS)
     assert unknown.is_unknown and unknown.parsed
     assert year.text == "in 1976" and year.faithful
-    assert not place.parsed and place.unsupported == ("china",)
-    assert model.batches == [3]
+    assert place.parsed and place.unsupported == ("china",)
+    assert not echo.parsed and echo.is_unknown, "a reply that is not the JSON is never forwarded"
+    assert model.batches == [4]
     assert model.calls[0].structured.json_schema == answerer.ANSWER_SCHEMA
 
 
@@ -55,15 +47,15 @@ def test_clarifier_and_rewriter_parse_tolerantly():
     model = ScriptedModel({"clarifier": ["<think>time?</think>\nQuestion: Which year do you mean?\nThanks", "  "],
                            "rewriter": ['Rewritten query: "Tangshan earthquake 1976 deaths"', ""]})
     views = [ClarifierView("the earthquake", "en", (), 1)] * 2
-    good, empty = clarifier.ask(model, views, SETTINGS)
+    good, empty = clarifier.ask(model, views, SETTINGS, reask=False)
     assert good.text == "Which year do you mean?" and good.valid and not empty.valid
     rviews = [RewriterView("the earthquake", "en", (QA("Which year?", "1976"),))] * 2
-    done, fallback = rewriter.rewrite(model, rviews, SETTINGS)
+    done, fallback = rewriter.rewrite(model, rviews, SETTINGS, guard=False)
     assert done.query == "Tangshan earthquake 1976 deaths" and not done.fallback
     assert fallback.query == "the earthquake" and fallback.fallback
 
 
-def test_no_intent_word_reaches_clarifier_or_rewriter_prompts():
+def test_the_shipped_templates_add_no_intent_word_to_any_demo_instance():
     for instance in load():
         history = (QA("Which period do you mean?", "unknown"),)
         dialogue = [text for qa in history for text in (qa.question, qa.answer)]

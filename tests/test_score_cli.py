@@ -1,6 +1,8 @@
 """`ctsbench score` and `ctsbench agree` on files: mismatches, broken lines, resuming, the LLM judge's traces."""
 
+import dataclasses
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -8,9 +10,11 @@ from click.testing import CliRunner
 
 from cts_dataset.cli import main
 from cts_dataset.data import split_path
-from cts_dataset.judges import Judgement
+from cts_dataset.judges import JudgeCall, Judgement
 from cts_dataset.judges.llm import LLMJudge
+from cts_dataset.models.base import ChatResponse
 from cts_dataset.models.scripted import ScriptedModel
+from cts_dataset.prompts import content_hash
 from cts_dataset.scoring.score_run import run_score
 from tests.conftest import run_cli
 
@@ -122,8 +126,15 @@ def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
     assert items["g3"]["labels"] == ["none"] and items["g3"]["raw"] == []  # empty answer: no call
     assert summary["n_unscored_items"] == 1 and summary["unscored_items"] == ["g2"]
     assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0) / 2)
-    calls = (tmp_path / "o" / "judge_calls.jsonl").read_text().splitlines()
-    assert len(calls) == 4 and json.loads(calls[1])["parsed"] is False
+    calls = [json.loads(line) for line in (tmp_path / "o" / "judge_calls.jsonl").read_text().splitlines()]
+    assert len(calls) == 4 and calls[1]["parsed"] is False
+    shipped = resources.files("cts_dataset.judges").joinpath("prompts", "coverage-v1.yaml").read_bytes()
+    for call in calls:  # one schema (the JudgeCall's), naming the prompt and the item's inputs
+        assert set(call) == {f.name for f in dataclasses.fields(JudgeCall)}
+        assert (call["prompt_id"], call["prompt_hash"]) == ("coverage-v1", content_hash(shipped))
+        assert call["judge"] == "llm:scripted@coverage-v1" and call["input_key"] == items[call["item_id"]]["input_key"]
+    assert items["g1"]["judge_prompt"] == "coverage-v1" and items["g1"]["judge_prompt_hash"] == content_hash(shipped)
+    assert "Question the answer responds to: Tangshan 1976 deaths?" in calls[0]["messages"][1]["content"]
 
     fixed = ScriptedModel(default='{"labels": ["none"]}')
     run_score(gold, candidates, tmp_path / "o", LLMJudge(fixed), progress=False)
@@ -131,6 +142,51 @@ def test_llm_judge_run_keeps_raw_output_and_traces_every_call(files, tmp_path):
     summary = run_score(gold, candidates, tmp_path / "o", LLMJudge(fixed), retry_unscored=True, progress=False)
     assert fixed.batches == [1] and summary["n_unscored_items"] == 0
     assert summary["restore_score_100"] == pytest.approx((250 / 3 + 0 + 0) / 3)
+
+
+def test_score_refuses_to_resume_with_another_judge_prompt_or_setting(files, tmp_path):
+    gold, _ = files
+    candidates = write_lines(tmp_path / "c.jsonl", [{"id": "g1", "answer": A}])
+    model = ScriptedModel(default='{"labels": ["full", "none"]}')
+    out = tmp_path / "o"
+    run_score(gold, candidates, out, LLMJudge(model), progress=False)
+    shipped = resources.files("cts_dataset.judges").joinpath("prompts", "coverage-v1.yaml").read_text()
+    (tmp_path / "v2").mkdir()
+    (tmp_path / "v2" / "coverage-v2.yaml").write_text(shipped.replace("id: coverage-v1", "id: coverage-v2"))
+    with pytest.raises(ValueError, match="prompt.id: \"coverage-v1\" -> \"coverage-v2\"") as refused:
+        run_score(gold, candidates, out, LLMJudge(model, prompt_id=str(tmp_path / "v2" / "coverage-v2.yaml")),
+                  progress=False)
+    assert "was scored with judge 'llm:scripted@coverage-v1'" in str(refused.value)
+    (tmp_path / "edited").mkdir()  # the same id with other wording: the hash tells them apart
+    (tmp_path / "edited" / "coverage-v1.yaml").write_text(shipped.replace("strict", "lenient"))
+    with pytest.raises(ValueError, match="prompt.hash"):
+        run_score(gold, candidates, out, LLMJudge(model, prompt_id=str(tmp_path / "edited" / "coverage-v1.yaml")),
+                  progress=False)
+    with pytest.raises(ValueError, match="max_attempts: 3 -> 5"):
+        run_score(gold, candidates, out, LLMJudge(model, max_attempts=5), progress=False)
+    assert model.batches == [1]  # nothing was judged under the refused identities
+    result = score("--gold", str(gold), "--candidates", str(candidates), "--out-dir", str(tmp_path / "lex"),
+                   "--judge", "lexical", "--judge-prompt", "coverage-v1")
+    assert result.exit_code != 0 and "--judge-prompt is for the LLM judge" in result.output
+
+
+def test_a_failed_judge_request_is_judged_again_on_the_next_run(files, tmp_path):
+    gold, _ = files
+    candidates = write_lines(tmp_path / "c.jsonl", [{"id": "g2", "answer": C}])
+
+    class Down(ScriptedModel):
+        def complete(self, requests):
+            self.batches.append(len(requests))
+            return [ChatResponse.failure("connection refused", model=self.spec) for _ in requests]
+
+    first = run_score(gold, candidates, tmp_path / "o", LLMJudge(Down(), max_attempts=2), progress=False)
+    [item] = [json.loads(line) for line in (tmp_path / "o" / "items.jsonl").read_text().splitlines()]
+    assert item["labels"] == [None] and item["errors"] == ["chunk 0 attempt 0: connection refused",
+                                                             "chunk 0 attempt 1: connection refused"]
+    assert first["n_unscored_items"] == 1
+    back = ScriptedModel(default='{"labels": ["full"]}')
+    again = run_score(gold, candidates, tmp_path / "o", LLMJudge(back, max_attempts=2), progress=False)
+    assert back.batches == [1] and again["n_unscored_items"] == 0 and again["restore_score_100"] == 100.0
 
 
 class FixedJudge:

@@ -141,3 +141,13 @@ def test_rank_agreement_of_system_means():
     assert result.kendall_tau == pytest.approx(1 / 3)
     assert rank_agreement({"a": 1.0}, {"a": 2.0}).spearman is None
     assert not math.isnan(rank_agreement({"a": 1, "b": 2}, {"a": 1, "b": 2}).spearman)
+
+
+def test_markdown_helpers():
+    from cts_dataset.markdown import fmt, offline_judge_note, table
+
+    assert (fmt(None), fmt(float("nan")), fmt(62.5), fmt(0.12345, 3)) == ("n/a", "n/a", "62.50", "0.123")
+    assert table(["a", "b"], [[1, "x|y"]]) == ["| a | b |", "|---|---|", "| 1 | x\\|y |"]
+    assert "not comparable with published restore_score numbers" in offline_judge_note("lexical")
+    assert offline_judge_note("embedding").startswith("The embedding judge")
+    assert offline_judge_note("llm:openai:gpt-4.1@coverage-v1") is None

@@ -89,6 +89,16 @@ def test_index_is_reused_and_rebuilt_only_when_the_corpus_file_changes(tmp_path)
     assert rebuilt.search(["Mekong"])[0][0].doc_id == "Mekong"
 
 
+def test_a_description_only_change_rebuilds_the_index_and_renames_the_tool(tmp_path):
+    first = CorpusSearchTool(DOCS, cache_root=tmp_path)
+    assert first.search(["tributaries"]) == [[]]
+    edited = [DOCS[0], DOCS[1].model_copy(update={"description": "River with many tributaries"})]
+    second = CorpusSearchTool(edited, cache_root=tmp_path)
+    assert second.index.built and second.name != first.name
+    assert [h.doc_id for h in second.search(["tributaries"])[0]] == ["Yangtze"]
+    assert "many tributaries" in second.visit("Yangtze").text
+
+
 def test_the_cache_folder_comes_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(tmp_path))
     CorpusSearchTool(DOCS)

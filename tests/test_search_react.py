@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from cts_dataset.models.base import ChatRequest
+from cts_dataset.models.base import ChatRequest, ChatResponse
 from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.records import Document
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.prompts import load_prompt
 from cts_dataset.search.react import ReactSearcher, ReactSettings
 from cts_dataset.search.react_parse import STOP_STRINGS
-from cts_dataset.search.react_run import MESSAGE_OVERHEAD_TOKENS, approx_tokens
-from cts_dataset.search.records import Termination
+from cts_dataset.search.react_run import estimate_tokens, history_content, trajectory_seed
+from cts_dataset.search.records import SearchOutput, Termination
 
 DOCS = [
     Document(id="1976_Tangshan_earthquake", title="1976 Tangshan earthquake", description="Earthquake in Hebei",
@@ -112,7 +113,7 @@ def test_call_budget_exhausted(tool):
 
 def initial_context_tokens(query: str) -> int:
     system = load_prompt("react_system", "v1").render(date="2024-05-06")
-    return approx_tokens(system) + approx_tokens(query) + 2 * MESSAGE_OVERHEAD_TOKENS
+    return estimate_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}])
 
 
 def test_context_cap_forces_an_answer(tool):
@@ -132,6 +133,88 @@ def test_context_cap_without_an_answer_is_a_format_error(tool):
     model = ScriptedModel({"searcher": [SEARCH, SEARCH]})
     [out] = agent(model, tool, max_context_tokens=initial_context_tokens("Tangshan?") + 50).search(["Tangshan?"])
     assert out.termination is Termination.format_error and out.llm_calls == 2
+
+
+def words(messages: list[dict[str, str]]) -> int:
+    """A stand-in tokenizer: one token per word, three per message for the template."""
+    return sum(len(m["content"].split()) + 3 for m in messages)
+
+
+class LimitedModel(ScriptedModel):
+    """A scripted model that knows its context limit and counts tokens, as a loaded engine does."""
+
+    max_model_len = 600
+
+    def count_tokens(self, messages: list[dict[str, str]]) -> int:
+        return words(messages)
+
+
+def test_requests_never_exceed_max_model_len_and_runs_end_with_token_limit(tool):
+    def reply(request: ChatRequest) -> str:
+        return ANSWER if "maximum context length" in request.messages[-1].content else SEARCH
+
+    model = LimitedModel(default=reply)
+    settings = {"max_tokens_per_call": 200, "context_margin_tokens": 16, "min_tokens_per_call": 32}
+    searcher = agent(model, tool, max_context_tokens=10**6, **settings)  # the model's limit wins over this
+    assert searcher.context_cap() == 600 - 200 - 16
+    huge = "Tangshan " * 500  # does not fit even before the first call
+    grown, full = searcher.search(["Tangshan?", huge])
+    for request in model.calls:
+        assert words(request.message_dicts()) + request.sampling.max_tokens <= 600 - 16
+    assert grown.termination is Termination.token_limit and grown.answer.startswith("About 242,469")
+    assert kinds(grown)[-2:] == ["limit_notice", "assistant"] and grown.tool_calls.search == 3
+    assert model.calls[-1].sampling.max_tokens < 200  # the last call was clamped to the room left
+    assert grown.tokens.context == words([{"content": history_content(e)} for e in grown.trace])
+    assert full.termination is Termination.token_limit and full.llm_calls == 0 and full.answer == ""
+    assert searcher.describe()["max_model_len"] == 600 and searcher.describe()["token_counter"] == "model"
+
+
+class FailingModel(ScriptedModel):
+    """Fails every request whose query is in ``fail``, as a backend does after its retries."""
+
+    def __init__(self, fail: set[str], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fail = fail
+
+    def complete(self, requests):
+        answers = super().complete(requests)
+        return [ChatResponse.failure("HTTP 400: prompt too long", self.spec) if r.messages[1].content in self.fail
+                else a for r, a in zip(requests, answers)]
+
+
+def test_a_failed_request_ends_its_run_with_error_and_the_others_go_on(tool):
+    def reply(request: ChatRequest) -> str:
+        return ANSWER if any(m.role == "assistant" for m in request.messages) else SEARCH
+
+    model = FailingModel({"B"}, default=reply)
+    a, b, c = agent(model, tool).search(["A", "B", "C"])
+    assert b.termination is Termination.error and b.error == "HTTP 400: prompt too long" and b.answer == ""
+    assert b.llm_calls == 1 and kinds(b) == ["system", "query"]
+    assert all(o.termination is Termination.answer and o.error == "" and o.llm_calls == 2 for o in (a, c))
+    assert model.batches == [3, 2]
+    assert SearchOutput.model_validate_json(b.model_dump_json()) == b
+
+
+def test_each_run_samples_with_a_seed_from_its_query_alone(tool):
+    def seeds(queries: list[str], **settings) -> list[int]:
+        model = ScriptedModel(default=lambda r: SEARCH if len(r.messages) == 2 else ANSWER)
+        outs = agent(model, tool, **settings).search(queries)
+        by_query = {q: {c.sampling.seed for c in model.calls if c.messages[1].content == q} for q in queries}
+        assert all(len(s) == 1 for s in by_query.values())  # every call of a run uses the run's seed
+        assert [o.seed for o in outs] == [min(by_query[q]) for q in queries]
+        return [o.seed for o in outs]
+
+    alone = seeds(["Tangshan?"])
+    batch = seeds(["Paris?", "Tangshan?", "Tangshan?"])
+    assert batch[1] == batch[2] == alone[0] == trajectory_seed("Tangshan?", 0) and batch[0] != alone[0]
+    assert seeds(["Tangshan?"], seed=7) != alone
+    # A seed-honouring sampler without a cache gives a repeated query the same sample, in any batch: what
+    # the cache gives by answering identical requests once.
+    sampler = ScriptedModel(default=lambda r: f"<answer>{random.Random(r.sampling.seed).random()}</answer>")
+    twice = agent(sampler, tool).search(["Tangshan?", "Paris?", "Tangshan?"])
+    [once] = agent(sampler, tool).search(["Tangshan?"])
+    assert twice[0].answer == twice[2].answer == once.answer != twice[1].answer
+    assert sampler.calls[0].fingerprint() == sampler.calls[2].fingerprint() == sampler.calls[3].fingerprint()
 
 
 def test_empty_answer_is_answer_not_found(tool):
@@ -193,4 +276,5 @@ def test_output_round_trips_through_json(tool):
     shipped = json.loads(SCHEMA_PATH.read_text())
     assert shipped == generate_schema(), "run: python -c 'from cts_dataset.search.records import write_schema; write_schema()'"
     Draft202012Validator(shipped).validate(data)
-    assert data["termination"] == "answer"
+    assert data["termination"] == "answer" and data["seed"] == trajectory_seed("Tangshan?", 0)
+    assert {t.value for t in Termination} == set(shipped["$defs"]["Termination"]["enum"]) >= {"error"}

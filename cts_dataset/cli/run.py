@@ -17,6 +17,26 @@ def _budgets(values: tuple[str, ...], extra: tuple[int, ...]) -> list[int] | Non
     return out + list(extra)
 
 
+def _generation(values: tuple[str, ...]) -> dict[str, dict]:
+    """``--generation clarifier.max_tokens=2048 --generation clarifier.enable_thinking=true`` -> per-role
+    settings; keys other than max_tokens/temperature/top_p/seed are chat-template kwargs."""
+    import yaml
+
+    out: dict[str, dict] = {}
+    for item in values:
+        target, sep, raw = item.partition("=")
+        role, dot, key = target.partition(".")
+        if not sep or not dot or not key:
+            raise click.UsageError(f"--generation {item!r}: expected ROLE.KEY=VALUE, e.g. clarifier.max_tokens=2048")
+        value = yaml.safe_load(raw)
+        settings = out.setdefault(role, {})
+        if key in ("max_tokens", "temperature", "top_p", "seed"):
+            settings[key] = value
+        else:
+            settings.setdefault("chat_template_kwargs", {})[key.removeprefix("chat_template_kwargs.")] = value
+    return out
+
+
 @click.command(context_settings={"show_default": True})
 @click.argument("extra_budgets", nargs=-1, type=int, metavar="")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="A YAML run config; flags override it.")
@@ -33,16 +53,28 @@ def _budgets(values: tuple[str, ...], extra: tuple[int, ...]) -> list[int] | Non
 @click.option("--dataset", help="A shipped split (demo) or an instances JSONL file.")
 @click.option("--limit", type=int, help="Run the first N instances only.")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), help="The run folder (resumed if it exists).")
+@click.option("--clarifier-prompt", help="The clarifier's prompt apart from the protocol's: a shipped version or a YAML file.")
+@click.option("--generation", "generation", multiple=True, metavar="ROLE.KEY=VALUE",
+              help="Per-role generation: clarifier.max_tokens=2048, clarifier.temperature=0.7, "
+                   "clarifier.enable_thinking=true (other keys go to the chat template).")
+@click.option("--repeats", type=int, help="Dialogues per instance (for sampled clarifiers); the spread is reported.")
+@click.option("--max-errors", type=int, help="Stop once more requests than this failed after retries [default: 10].")
+@click.option("--retry-unscored", is_flag=True, default=None, help="Judge again the items with unscored nuggets.")
 @click.option("--no-cache", is_flag=True, help="Bypass the response cache.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str | None, preset: str | None,
         user_answerer: str | None, rewriter: str | None, searcher: str | None, search_model: str | None,
         judge: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
-        dataset: str | None, limit: int | None, out_dir: Path | None, no_cache: bool, quiet: bool) -> None:
+        dataset: str | None, limit: int | None, out_dir: Path | None, clarifier_prompt: str | None,
+        generation: tuple[str, ...], repeats: int | None, max_errors: int | None, retry_unscored: bool | None,
+        no_cache: bool, quiet: bool) -> None:
     """Run the Clarify-Then-Search experiment and write a run folder with every intermediate record.
 
-    A killed run resumes where it stopped when started again with the same --out-dir.
+    A killed run resumes where it stopped when started again with the same --out-dir; a folder of
+    another run identity (models, prompts, searcher, judge, version) is refused, naming what changed.
     """
+    from pydantic import ValidationError
+
     from cts_dataset.errors import CtsbenchError
     from cts_dataset.pipeline.config import load_config
     from cts_dataset.pipeline.experiment import Experiment
@@ -51,21 +83,28 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
     searcher_config = None
     if searcher or search_model:
         searcher_config = {"kind": searcher or "react", "model": search_model}
-    user_errors = (CtsbenchError, ValueError, FileNotFoundError, ImportError)
     try:
         config = load_config(
             config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
             searcher=searcher_config, judge=judge, budgets=_budgets(budgets, extra_budgets),
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
-            limit=limit, out_dir=out_dir, cache=False if no_cache else None,
+            limit=limit, out_dir=out_dir, cache=False if no_cache else None, clarifier_prompt=clarifier_prompt,
+            generation=_generation(generation), repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,
         )
         experiment = Experiment(config, progress=not quiet)
-    except user_errors as error:
+    except (CtsbenchError, ValidationError, ValueError, FileNotFoundError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     try:
         summary = experiment.run()
-    except user_errors as error:
+    except CtsbenchError as error:
         raise click.ClickException(
-            f"{error}\nFinished records are kept in {config.out_dir}; the same command resumes the run.") from None
+            f"{error}\nFinished records are kept in {experiment.folder}; the same command resumes the run.") from None
     click.echo(render_markdown(summary))
-    click.echo(f"run folder: {config.out_dir} (summary.md, summary.json, config.json, one JSONL per stage)")
+    for warning in summary["warnings"]:
+        click.secho(f"WARNING: {warning}", fg="red", bold=True, err=True)
+    click.echo(f"run folder: {experiment.folder} (summary.md, summary.json, config.json, one JSONL per stage)")
+    if any(summary["errors"].values()):
+        shown = "\n".join(f"  {stage} {e['key']}: {e['error']}" for stage, found in summary["error_examples"].items()
+                          for e in found)
+        raise click.ClickException(f"some requests failed after retries:\n{shown}\nEvery finished record is kept in "
+                                   f"{experiment.folder}; the same command retries only the failed requests.")

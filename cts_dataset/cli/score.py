@@ -16,25 +16,34 @@ import click
               help="Folder for items.jsonl, judge_calls.jsonl, summary.json and summary.md; reruns resume here.")
 @click.option("--judge", "judge_spec", default="lexical", show_default=True,
               help="lexical | embedding | a model spec for the LLM judge (e.g. openai:ernie-4.5-turbo-128k).")
+@click.option("--judge-prompt", default=None,
+              help="LLM judge: a shipped judge prompt id (default coverage-v1) or a YAML file of that format.")
 @click.option("--nuggets-per-call", default=10, show_default=True, help="LLM judge: nuggets in one call.")
 @click.option("--max-attempts", default=3, show_default=True, help="LLM judge: attempts before a chunk is unscored.")
 @click.option("--items-per-batch", default=32, show_default=True,
               help="Items judged (and written) together; a killed run loses at most one batch.")
 @click.option("--retry-unscored", is_flag=True, help="Judge again the items that have unscored nuggets.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the bootstrap interval.")
-def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, nuggets_per_call: int, max_attempts: int,
-          items_per_batch: int, retry_unscored: bool, seed: int) -> None:
+def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_prompt: str | None,
+          nuggets_per_call: int, max_attempts: int, items_per_batch: int, retry_unscored: bool, seed: int) -> None:
     """Score CANDIDATES against GOLD: per-item labels and scores, and a summary with a 95% CI.
 
     Lines that break the schema are reported as `file:line: field: problem` and skipped (exit status 1
     after everything else is written); candidates without gold and gold without a candidate are listed.
+    A rerun resumes the folder, and refuses a judge of another identity (model, prompt, settings).
     """
+    from cts_dataset.errors import CtsbenchError
     from cts_dataset.judges import OFFLINE_JUDGES, make_judge
     from cts_dataset.scoring.score_run import run_score
 
-    from cts_dataset.errors import CtsbenchError
-
-    options = {} if judge_spec in OFFLINE_JUDGES else {"batch_size": nuggets_per_call, "max_attempts": max_attempts}
+    options: dict[str, object] = {}
+    if judge_spec in OFFLINE_JUDGES:
+        if judge_prompt:
+            raise click.UsageError(f"--judge-prompt is for the LLM judge; the {judge_spec} judge has no prompt")
+    else:
+        options = {"batch_size": nuggets_per_call, "max_attempts": max_attempts}
+        if judge_prompt:
+            options["prompt_id"] = judge_prompt
     try:
         judge = make_judge(judge_spec, **options)
     except (CtsbenchError, ValueError, ImportError) as problem:

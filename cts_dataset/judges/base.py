@@ -25,22 +25,28 @@ class JudgeItem:
 
 @dataclass(frozen=True)
 class JudgeCall:
-    """The trace of one model call of an LLM judge (every attempt, parsed or not)."""
+    """One model call of an LLM judge (every attempt, parsed or not): the one record schema of every
+    ``judge_calls.jsonl``. ``error`` is the parse problem or, with ``failed``, the model failure."""
 
+    judge: str
     item_id: str
     chunk: int
     attempt: int
     prompt_id: str
-    prompt_sha256: str
+    prompt_hash: str
     model: str
     messages: list[dict[str, str]]
+    temperature: float
+    seed: int | None
     raw_output: str
     reasoning: str
     parsed: bool
+    failed: bool
     error: str
     prompt_tokens: int
     completion_tokens: int
     latency_s: float
+    input_key: str = ""  # set by scoring.judging: what the item's inputs hash to
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -54,9 +60,10 @@ class Judgement:
     raw: list[str] = field(default_factory=list)  # raw judge outputs, kept for audit
     evidence: list[float | None] = field(default_factory=list)  # offline judges: the coverage/similarity
     calls: list[JudgeCall] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # model failures of the chunks left unscored
 
     def as_dict(self) -> dict[str, Any]:
-        return {"labels": self.labels, "raw": self.raw, "evidence": self.evidence,
+        return {"labels": self.labels, "raw": self.raw, "evidence": self.evidence, "errors": self.errors,
                 "calls": [c.as_dict() for c in self.calls]}
 
 

@@ -60,6 +60,19 @@ class EmbeddingJudge:
         self.batch_size = batch_size
         self.name = "embedding"
 
+    def identity(self) -> dict[str, Any]:
+        if self._model is None:  # the packaged model, named by its package version (loading not needed)
+            from importlib.metadata import PackageNotFoundError, version
+
+            try:
+                model = f"{MODEL_PACKAGE}=={version(MODEL_PACKAGE)}"
+            except PackageNotFoundError:
+                model = MODEL_PACKAGE
+        else:
+            model = f"{type(self._model).__module__}.{type(self._model).__qualname__}"
+        return {"name": self.name, "kind": "embedding", "model": model,
+                "thresholds": {"full": self.full, "partial": self.partial}}
+
     @property
     def model(self) -> Any:
         if self._model is None:

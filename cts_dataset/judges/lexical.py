@@ -8,6 +8,7 @@ instances and the corpus (``benchmarks/calibrate_offline_judges.py``; the card l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cts_dataset.judges.base import JudgeItem, Judgement
 from cts_dataset.judges.text import content_tokens
@@ -44,6 +45,9 @@ class LexicalJudge:
         self.full = full
         self.partial = partial
         self.name = "lexical"
+
+    def identity(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": "lexical", "thresholds": {"full": self.full, "partial": self.partial}}
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Judgement]:
         results = []

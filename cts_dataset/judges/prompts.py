@@ -1,66 +1,47 @@
-"""Versioned judge prompts: one YAML file per version under ``judges/prompts/``.
+"""Versioned judge prompts: one YAML file per version under ``judges/prompts/`` (or a user's file).
 
-Rendering checks placeholders both ways: a template naming a placeholder the file does not declare,
-or a render call missing or adding a value, raises instead of producing a plausible prompt.
+A file holds ``id`` (its file name without ``.yaml``), the declared ``placeholders`` and the ``system``
+and ``user`` templates. The templates must use exactly the declared placeholders, and rendering fills
+each exactly once (:mod:`cts_dataset.prompts`), so a drifted template raises instead of judging.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
-import yaml
+from cts_dataset.prompts import ChatPrompt, PromptError, chat_prompt, read_yaml
 
-from cts_dataset.templates import TemplateError, fill, placeholders
+Prompt = ChatPrompt
 
-
-class PromptError(TemplateError):
-    """A prompt file or a render call whose placeholders do not match."""
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """A system and a user template with declared ``${name}`` placeholders."""
-
-    id: str
-    system: str
-    user: str
-    placeholders: frozenset[str]
-    sha256: str
-
-    def __post_init__(self) -> None:
-        try:
-            used = placeholders(self.system, self.id) | placeholders(self.user, self.id)
-        except TemplateError as error:
-            raise PromptError(str(error)) from None
-        if used != self.placeholders:
-            raise PromptError(f"prompt {self.id}: template uses {sorted(used)} but declares {sorted(self.placeholders)}")
-
-    def render(self, **values: object) -> list[dict[str, str]]:
-        """The chat messages, every declared placeholder filled exactly once."""
-        given = set(values)
-        if given != self.placeholders:
-            missing, extra = sorted(self.placeholders - given), sorted(given - self.placeholders)
-            raise PromptError(f"prompt {self.id}: missing values {missing}, unexpected values {extra}")
-        system_names = placeholders(self.system)
-        system = fill(self.system, {k: v for k, v in values.items() if k in system_names}, self.id)
-        user = fill(self.user, {k: v for k, v in values.items() if k in placeholders(self.user)}, self.id)
-        return [{"role": "system", "content": system.strip()}, {"role": "user", "content": user.strip()}]
+__all__ = ["Prompt", "PromptError", "load_prompt"]
 
 
 @cache
-def load_prompt(prompt_id: str) -> Prompt:
-    """A shipped prompt by id (the file name without ``.yaml``), e.g. ``coverage-v1``."""
-    folder = resources.files("cts_dataset.judges").joinpath("prompts")
-    source = folder.joinpath(f"{prompt_id}.yaml")
-    if not source.is_file():
-        known = sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
-        raise PromptError(f"no prompt {prompt_id!r}; shipped: {', '.join(known)}")
-    raw = source.read_text(encoding="utf-8")
-    data = yaml.safe_load(raw)
+def load_prompt(prompt: str) -> ChatPrompt:
+    """A shipped prompt by id (e.g. ``coverage-v1``), or a YAML file path in the same format."""
+    if prompt.endswith((".yaml", ".yml")):
+        source = Path(prompt)
+        prompt_id = source.stem
+    else:
+        folder = resources.files("cts_dataset.judges").joinpath("prompts")
+        source = folder.joinpath(f"{prompt}.yaml")  # type: ignore[assignment]
+        prompt_id = prompt
+        if not source.is_file():
+            known = sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+            raise PromptError(f"no prompt {prompt!r}; shipped: {', '.join(known)}")
+    data, digest = read_yaml(source)
     if data.get("id") != prompt_id:
-        raise PromptError(f"{source}: id {data.get('id')!r} does not match the file name")
-    return Prompt(id=prompt_id, system=data["system"], user=data["user"],
-                  placeholders=frozenset(data["placeholders"]), sha256=hashlib.sha256(raw.encode()).hexdigest())
+        raise PromptError(f"{source}: id: {data.get('id')!r} does not match the file name {prompt_id!r}")
+    declared = data.get("placeholders")
+    if not isinstance(declared, list):
+        raise PromptError(f"{source}: placeholders: expected a list of names")
+    built = chat_prompt(prompt_id, data, digest, source, skip=("id", "placeholders"))
+    if built.fragments:
+        raise PromptError(f"{source}: {built.fragments[0][0]}: unknown field (a judge prompt has id, "
+                          "placeholders, system and user)")
+    if built.placeholders != frozenset(declared):
+        raise PromptError(f"{source}: placeholders: the templates use {sorted(built.placeholders)} but the "
+                          f"file declares {sorted(declared)}")
+    return built

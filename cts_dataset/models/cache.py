@@ -1,8 +1,10 @@
 """A SQLite response cache keyed on everything that changes the answer.
 
-The key hashes the backend, the model's identity (id, revision or a hash of its files, answer-changing
-engine args) and :meth:`ChatRequest.answer_key` (messages, sampling, structured output, chat-template
-kwargs, sample index). Several processes may share one file: WAL journal, a busy timeout, and
+The key hashes the model's identity (:attr:`cts_dataset.models.registry.LoadedModel.identity`: backend,
+id, revision or a hash of its files, answer-changing engine args, servers) and
+:meth:`ChatRequest.answer_key` (messages, sampling, structured output, chat-template kwargs, sample
+index). Rows carry their write time, so a reader can refuse answers older than a model's
+expiry (hosted aliases). Several processes may share one file: WAL journal, a busy timeout, and
 idempotent inserts, so parallel runs neither lock each other out nor lose rows.
 """
 
@@ -89,22 +91,26 @@ class ResponseCache:
                     raise
                 time.sleep(0.05)
 
-    def get_many(self, keys: list[str]) -> dict[str, ChatResponse]:
+    def get_many(self, keys: list[str], max_age_s: float | None = None) -> dict[str, ChatResponse]:
+        """The stored responses of ``keys``; with ``max_age_s``, only those written that recently."""
         found: dict[str, ChatResponse] = {}
+        oldest = time.time() - max_age_s if max_age_s is not None else float("-inf")
         with self._lock:
             conn = self._connection()
             for start in range(0, len(keys), 500):  # SQLite caps the number of bound parameters
                 chunk = keys[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                rows = conn.execute(f"SELECT key, response FROM responses WHERE key IN ({marks})", chunk)
+                rows = conn.execute(f"SELECT key, response FROM responses WHERE key IN ({marks}) AND created >= ?",
+                                    [*chunk, oldest])
                 found.update((key, _decode(text)) for key, text in rows)
         return found
 
     def put_many(self, items: list[tuple[str, str, ChatResponse]]) -> None:
-        """Store ``(key, model label, response)`` rows in one transaction; a newer answer replaces."""
-        if not items:
+        """Store ``(key, model label, response)`` rows in one transaction; a newer answer replaces.
+        Failure responses are never stored: a rerun must ask again."""
+        rows = [(key, model, _encode(response), time.time()) for key, model, response in items if not response.failed]
+        if not rows:
             return
-        rows = [(key, model, _encode(response), time.time()) for key, model, response in items]
         with self._lock:
             conn = self._connection()
 

@@ -7,8 +7,10 @@ the same model get the same engine, so a GPU holds one copy of the weights.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,8 @@ from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse
 from cts_dataset.models.cache import CACHE_MODES, CacheMode, CacheStats, ResponseCache, cache_key
 from cts_dataset.models.spec import ModelSpec
 from cts_dataset.models.trace import Trace, TraceWriter
+
+logger = logging.getLogger(__name__)
 
 _BACKENDS: dict[str, ChatModel] = {}
 _FINGERPRINTS: dict[str, str] = {}
@@ -27,17 +31,34 @@ class LoadedModel:
 
     Only the requests the cache does not hold go to the backend, as one batch, so a rerun of the same
     batch makes no model call. ``cache_mode``: ``use`` (read and write), ``refresh`` (write only: the
-    answers are recomputed and replace the stored ones), ``off`` (neither).
+    answers are recomputed and replace the stored ones), ``off`` (neither). Cached answers older than the
+    spec's :attr:`~ModelSpec.cache_max_age_s` are misses.
+
+    Failures: each response is cached and traced as it completes (backends with ``complete_iter``), in
+    small groups. A request that fails comes back as ``ChatResponse.failure`` (``error`` set): traced with
+    its error, never cached, so a rerun asks again for it alone. When a backend without incremental
+    delivery raises for a whole batch, the batch is split in halves until the requests that fail are
+    alone; those become failure responses and the rest are answered.
+
+    ``identity`` (the cache key's model part and the run identity of the model) holds: ``backend``,
+    ``model``, ``revision``, ``gguf_file``, the user's ``identity`` label, the answer-changing
+    ``engine_args``, ``files`` (a hash of local weights, else the revision or ``unpinned``), ``label``
+    (how outputs name the model), ``chat_template_kwargs`` (the spec's defaults) and, for ``openai``,
+    the sorted ``base_urls``, the ``structured_output`` mode and ``served`` (what each vLLM server's
+    ``/v1/models`` says it runs, when it answered at load). Engine and library versions are not in it.
+
+    Fresh responses are written every ``write_every`` responses or ``write_after_s`` seconds.
     """
 
     def __init__(self, backend: ChatModel, spec: ModelSpec, identity: dict[str, Any],
                  cache: ResponseCache | None = None, cache_mode: CacheMode = "use",
-                 trace: TraceWriter | None = None) -> None:
+                 trace: TraceWriter | None = None, write_every: int = 16, write_after_s: float = 0.5) -> None:
         if cache_mode not in CACHE_MODES:
             raise ValueError(f"cache_mode must be one of {CACHE_MODES}, not {cache_mode!r}")
         self.backend, self.model_spec, self.identity = backend, spec, identity
         self.spec = backend.spec
         self.cache, self.cache_mode, self.trace = cache, cache_mode, trace
+        self.write_every, self.write_after_s = write_every, write_after_s
         self.stats = CacheStats()  # this model's own counts (the cache's count all its users)
 
     def with_defaults(self, request: ChatRequest) -> ChatRequest:
@@ -46,11 +67,27 @@ class LoadedModel:
         merged = {**self.model_spec.chat_template_kwargs, **dict(request.chat_template_kwargs)}
         return replace(request, chat_template_kwargs=tuple(sorted(merged.items())))
 
+    def count_tokens(self, messages: list[dict[str, str]],
+                     chat_template_kwargs: dict[str, Any] | None = None) -> int | None:
+        """Prompt tokens of ``messages`` as the model's chat template renders them (with the spec's
+        template defaults under ``chat_template_kwargs``); None when the backend cannot tell (HTTP)."""
+        count = getattr(self.backend, "count_tokens", None)
+        if not callable(count):
+            return None
+        return count(messages, chat_template_kwargs={**self.model_spec.chat_template_kwargs,
+                                                     **(chat_template_kwargs or {})})
+
+    @property
+    def max_model_len(self) -> int | None:
+        """The context limit (prompt and output tokens) of the engine or server, if known."""
+        return getattr(self.backend, "max_model_len", None)
+
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
         requests = [self.with_defaults(r) for r in requests]
         keys = [cache_key(self.identity, r) for r in requests]
         use_cache = self.cache is not None and self.cache_mode != "off"
-        found = self.cache.get_many(keys) if use_cache and self.cache_mode == "use" else {}  # type: ignore[union-attr]
+        found = self.cache.get_many(keys, max_age_s=self.model_spec.cache_max_age_s) \
+            if use_cache and self.cache_mode == "use" else {}  # type: ignore[union-attr]
         responses: list[ChatResponse | None] = [found.get(k) for k in keys]
         todo = [i for i, r in enumerate(responses) if r is None]
         self.stats.hits += len(requests) - len(todo)
@@ -58,34 +95,127 @@ class LoadedModel:
         if self.cache is not None:
             self.cache.stats.hits += len(requests) - len(todo)
             self.cache.stats.misses += len(todo)
+        if self.trace is not None and len(todo) < len(requests):
+            self.trace.write([Trace.of(q, r, self.spec, k) for q, r, k in zip(requests, responses, keys, strict=True)
+                              if r is not None])
         if todo:
             # Identical requests in one batch have one answer (as they would from the cache): ask once.
-            first: dict[str, int] = {}
+            askers: dict[str, list[int]] = {}
             for i in todo:
-                first.setdefault(keys[i] if use_cache else str(i), i)
-            unique = list(first.values())
-            fresh = self.backend.complete([requests[i] for i in unique])
-            if len(fresh) != len(unique):
-                raise RuntimeError(f"{self.spec}: backend returned {len(fresh)} responses for {len(unique)} requests")
-            answers = {keys[i] if use_cache else str(i): r for i, r in zip(unique, fresh)}
-            for i in todo:
-                responses[i] = answers[keys[i] if use_cache else str(i)]
-            if use_cache:
-                self.cache.put_many([(keys[i], self.spec, r) for i, r in zip(unique, fresh)])  # type: ignore[union-attr]
-        done = [r for r in responses if r is not None]
-        if self.trace is not None:
-            self.trace.write([Trace.of(q, r, self.spec, k) for q, r, k in zip(requests, done, keys)])
-        return done
+                askers.setdefault(keys[i] if use_cache else str(i), []).append(i)
+            unique = [group[0] for group in askers.values()]
+            incremental = getattr(self.backend, "complete_iter", None)
+            # A backend that answers the batch at once gets one write (one fsync of the trace) for it.
+            every = self.write_every if callable(incremental) else len(requests)
+            writer = _ResultWriter(self, use_cache, every, self.write_after_s)
+            try:
+                for j, response in self._fresh([requests[i] for i in unique], incremental):
+                    for i in askers[keys[unique[j]] if use_cache else str(unique[j])]:
+                        responses[i] = response
+                        writer.add(keys[i], requests[i], response, first=i == unique[j])
+            finally:
+                writer.close()
+            missing = sum(r is None for r in responses)
+            if missing:
+                raise RuntimeError(f"{self.spec}: the backend returned no response for {missing} request(s)")
+            failed = [responses[i] for i in unique if responses[i].failed]  # type: ignore[union-attr]
+            if failed:
+                logger.warning("%s: %d of %d request(s) failed; the first: %s", self.spec, len(failed),
+                               len(unique), failed[0].error)  # type: ignore[union-attr]
+        return responses  # type: ignore[return-value]
+
+    def _fresh(self, requests: list[ChatRequest], incremental: Any) -> Iterator[tuple[int, ChatResponse]]:
+        """(index, response) as the backend finishes them: incrementally where it can."""
+        if callable(incremental):
+            yield from incremental(requests)
+            return
+        yield from enumerate(_complete_isolating(self.backend, requests))
+
+
+class _ResultWriter:
+    """Writes fresh responses as they come: cache rows (never failures) and trace lines.
+
+    Grouped, every ``every`` responses or ``after_s`` after the first unwritten one (a timer), so each
+    SQLite commit carries many rows and a crash loses at most one group."""
+
+    def __init__(self, model: LoadedModel, use_cache: bool, every: int, after_s: float) -> None:
+        self.model, self.use_cache, self.every, self.after_s = model, use_cache, every, after_s
+        self._rows: list[tuple[str, str, ChatResponse]] = []
+        self._traces: list[Trace] = []
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._error: BaseException | None = None  # a failed timed write, raised in the caller's thread
+
+    def add(self, key: str, request: ChatRequest, response: ChatResponse, first: bool) -> None:
+        with self._lock:
+            if self.use_cache and first and not response.failed:
+                self._rows.append((key, self.model.spec, response))
+            if self.model.trace is not None:
+                self._traces.append(Trace.of(request, response, self.model.spec, key))
+            if len(self._rows) >= self.every or len(self._traces) >= self.every:
+                self._write()
+            elif self._timer is None and (self._rows or self._traces):
+                self._timer = threading.Timer(self.after_s, self._timed)
+                self._timer.daemon = True
+                self._timer.start()
+        self._raise()
+
+    def _timed(self) -> None:
+        with self._lock:
+            self._timer = None
+            try:
+                self._write()
+            except BaseException as error:  # noqa: BLE001 - re-raised by the next add or close
+                self._error = error
+
+    def _write(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        rows, traces, self._rows, self._traces = self._rows, self._traces, [], []
+        if rows:
+            self.model.cache.put_many(rows)  # type: ignore[union-attr]
+        if traces:
+            self.model.trace.write(traces)  # type: ignore[union-attr]
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def close(self) -> None:
+        with self._lock:
+            self._write()
+        self._raise()
+
+
+def _complete_isolating(backend: ChatModel, requests: list[ChatRequest]) -> list[ChatResponse]:
+    """``backend.complete(requests)``; if the batch raises, its halves are retried until each request that
+    still raises is alone, and that one becomes a failure response (a prompt over the context limit must
+    not cost the batch). Halving keeps the engine's batching for the rest. A missing install still raises."""
+    try:
+        responses = list(backend.complete(requests))
+    except ImportError:
+        raise
+    except Exception as error:  # noqa: BLE001 - narrowed below to the requests that cause it
+        if len(requests) == 1:
+            return [ChatResponse.failure(f"{type(error).__name__}: {error}", model=backend.spec)]
+        middle = len(requests) // 2
+        return _complete_isolating(backend, requests[:middle]) + _complete_isolating(backend, requests[middle:])
+    if len(responses) != len(requests):
+        raise RuntimeError(f"{backend.spec}: backend returned {len(responses)} responses for {len(requests)} requests")
+    return responses
+
 
 
 def resolve_spec(spec: str | ModelSpec | dict[str, Any], **overrides: Any) -> ModelSpec:
+    """A :class:`ModelSpec`; strings, dicts and YAML files get their model's registry entry as defaults."""
     if isinstance(spec, ModelSpec):
         return spec.replace(**overrides) if overrides else spec
     if isinstance(spec, dict):
-        return ModelSpec.from_dict({**spec, **overrides})
+        return ModelSpec.with_registry_defaults({**spec, **overrides})
     if spec.endswith((".yaml", ".yml")) and Path(spec).is_file():
-        base = ModelSpec.from_yaml(spec)
-        return base.replace(**overrides) if overrides else base
+        return ModelSpec.from_yaml(spec, **overrides)
     return ModelSpec.parse(spec, **overrides)
 
 
@@ -104,7 +234,7 @@ def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache |
         raise ValueError("the scripted model is built in code: ScriptedModel(replies=...) from "
                          "cts_dataset.models.scripted")
     backend = shared_backend(resolved)
-    identity = {**resolved.identity(), "files": model_fingerprint(resolved), "label": backend.spec}
+    identity = identity_of(resolved, backend)
     if cache is True:
         cache = ResponseCache()
     elif cache is False:
@@ -116,10 +246,22 @@ def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache |
     return LoadedModel(backend, resolved, identity, cache=cache, cache_mode=mode, trace=writer)  # type: ignore[arg-type]
 
 
+def identity_of(spec: ModelSpec, backend: ChatModel) -> dict[str, Any]:
+    """:attr:`LoadedModel.identity` of ``spec`` run by ``backend`` (its fields: see :class:`LoadedModel`)."""
+    identity = {**spec.identity_fields(), "files": model_fingerprint(spec), "label": backend.spec,
+                "chat_template_kwargs": dict(sorted(spec.chat_template_kwargs.items()))}
+    query = getattr(backend, "query_servers", None)
+    served = query() if spec.backend == "openai" and callable(query) else None
+    if served:  # what each vLLM server says it runs, asked at every load
+        identity["served"] = served
+    return identity
+
+
 def shared_backend(spec: ModelSpec) -> ChatModel:
     """The process's one backend for this spec (built on first use)."""
     key = f"{spec.backend}|{spec.model}|{spec.identity_hash()}|{sorted(spec.engine_args.items())}|" \
-          f"{spec.base_urls}|{spec.api_key_env}|{spec.max_concurrency}|{spec.timeout_s}|{spec.max_retries}"
+          f"{spec.base_urls}|{spec.api_key_env}|{spec.max_concurrency}|{spec.timeout_s}|{spec.max_retries}|" \
+          f"{spec.structured_output}"
     if key not in _BACKENDS:
         _BACKENDS[key] = _FACTORIES[spec.backend](spec)
     return _BACKENDS[key]
@@ -140,9 +282,10 @@ def release_backends() -> None:
 def model_fingerprint(spec: ModelSpec) -> str:
     """A hash of the model's files when they are local, else its revision (``unpinned`` if none)."""
     if spec.backend == "default":
-        from cts_dataset.models.default_model import gguf_path
+        from cts_dataset.models.default_model import DEFAULT_SHA256, default_gguf
 
-        return files_hash(gguf_path())
+        default_gguf()  # joined and verified against the pinned SHA-256, which then names the contents
+        return DEFAULT_SHA256
     path = Path(spec.model).expanduser()
     if spec.backend != "openai" and path.exists():
         return files_hash(path)
@@ -157,25 +300,37 @@ def hub_revision(repo_id: str, ref: str = "main") -> str | None:
     return refs.read_text().strip() if refs.is_file() else None
 
 
+_BIG_FILE = 8 << 20
+_SAMPLES, _SAMPLE_SIZE = 64, 64 << 10
+
+
 def files_hash(path: Path) -> str:
-    """Hash of names, sizes and contents; files over 8 MiB contribute their size and first and last MiB
-    (a full read of tens of GB of weights per run would cost minutes and catch nothing more in practice)."""
+    """Hash of names, sizes and contents. A file over 8 MiB contributes its size, ``mtime_ns``, its first
+    and last MiB and 64 blocks of 64 KiB spread evenly between them: a full read of tens of GB of weights
+    per run would cost minutes, and a checkpoint changed only in the middle of a shard is still caught
+    (the mtime, and the sample for a copy that kept it). Memoised per process on the files' stats."""
     path = path.resolve()
-    stamp = f"{path}"
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    stats = [(file, file.stat()) for file in files]
+    stamp = f"{path}|" + "|".join(f"{f}:{st.st_size}:{st.st_mtime_ns}" for f, st in stats)
     if stamp in _FINGERPRINTS:
         return _FINGERPRINTS[stamp]
     digest = hashlib.sha256()
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    for file in files:
-        size = file.stat().st_size
+    for file, stat in stats:
+        size = stat.st_size
         digest.update(f"{file.relative_to(path) if path.is_dir() else file.name}\0{size}\0".encode())
         with file.open("rb") as handle:
-            if size <= 8 << 20:
+            if size <= _BIG_FILE:
                 digest.update(handle.read())
-            else:
-                digest.update(handle.read(1 << 20))
-                handle.seek(size - (1 << 20))
-                digest.update(handle.read())
+                continue
+            digest.update(f"{stat.st_mtime_ns}\0".encode())
+            digest.update(handle.read(1 << 20))
+            span = size - (2 << 20) - _SAMPLE_SIZE  # the samples lie between the first and last MiB
+            for k in range(_SAMPLES):
+                handle.seek((1 << 20) + span * k // (_SAMPLES - 1))
+                digest.update(handle.read(_SAMPLE_SIZE))
+            handle.seek(size - (1 << 20))
+            digest.update(handle.read())
     _FINGERPRINTS[stamp] = digest.hexdigest()[:16]
     return _FINGERPRINTS[stamp]
 
@@ -189,9 +344,11 @@ def _vllm(spec: ModelSpec) -> ChatModel:
 def _openai(spec: ModelSpec) -> ChatModel:
     from cts_dataset.models.openai_backend import OpenAIModel
 
+    max_model_len = spec.engine_args.get("max_model_len")
     return OpenAIModel(spec.model, base_urls=spec.base_urls, api_key_env=spec.api_key_env,
                        max_concurrency=spec.max_concurrency, timeout_s=spec.timeout_s,
-                       max_retries=spec.max_retries, spec=spec.label)
+                       max_retries=spec.max_retries, structured_output=spec.structured_output,
+                       max_model_len=int(max_model_len) if max_model_len else None, spec=spec.label)
 
 
 def _transformers(spec: ModelSpec) -> ChatModel:
@@ -201,6 +358,14 @@ def _transformers(spec: ModelSpec) -> ChatModel:
                              spec=spec.label, **spec.engine_args)
 
 
+def _llamacpp(spec: ModelSpec) -> ChatModel:
+    from cts_dataset.models.default_model import resolve_gguf
+    from cts_dataset.models.llamacpp_backend import LlamaCppModel
+
+    # A packaged model's name (qwen2.5-coder-1.5b-instruct-q4_k_m) or a path to a GGUF file.
+    return LlamaCppModel(resolve_gguf(spec.model), spec=spec.label, **spec.engine_args)
+
+
 def _default(spec: ModelSpec) -> ChatModel:
     from cts_dataset.models.default_model import load_default_model
 
@@ -208,6 +373,6 @@ def _default(spec: ModelSpec) -> ChatModel:
 
 
 _FACTORIES: dict[str, Callable[[ModelSpec], ChatModel]] = {
-    "vllm": _vllm, "openai": _openai, "transformers": _transformers, "default": _default}
+    "vllm": _vllm, "openai": _openai, "transformers": _transformers, "llamacpp": _llamacpp, "default": _default}
 
 __all__ = ["LoadedModel", "ModelSpec", "load_model", "release_backends", "resolve_spec", "shared_backend"]

@@ -3,6 +3,8 @@
 A spec string names only the backend and the model (``vllm:Qwen/Qwen3-8B``, ``openai:ernie-4.5-turbo-128k``,
 ``transformers:PATH``, ``default``, ``qwen3-8b``); nested options (base URLs, API-key variable, engine args,
 chat-template kwargs) come from a registry entry (YAML), a YAML/dict of the user's, or keyword overrides.
+Every form (string, dict, YAML) gets the registry entry that matches its model as defaults under the
+user's own fields.
 """
 
 from __future__ import annotations
@@ -10,16 +12,25 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 
-Backend = Literal["vllm", "openai", "transformers", "default", "scripted"]
-BACKENDS: tuple[str, ...] = ("vllm", "openai", "transformers", "default", "scripted")
+Backend = Literal["vllm", "openai", "transformers", "llamacpp", "default", "scripted"]
+BACKENDS: tuple[str, ...] = ("vllm", "openai", "transformers", "llamacpp", "default", "scripted")
+StructuredMode = Literal["json_schema", "json_object", "none"]
+STRUCTURED_MODES: tuple[str, ...] = ("json_schema", "json_object", "none")
+OPENAI_URL = "https://api.openai.com/v1"
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
+# A hosted alias (gpt-4.1, deepseek-chat) may change behind its name: its cached answers expire.
+HOSTED_ALIAS_TTL_S = 30 * 24 * 3600.0
 
 # Engine args that change speed or memory, not the text: left out of the cache identity so that moving a
 # run to more GPUs (or a different memory budget) keeps its cache.
@@ -36,6 +47,18 @@ class ModelSpec:
 
     ``chat_template_kwargs`` are defaults merged under each request's own (the request wins).
     ``api_key_env`` names an environment variable; the key itself is never stored in a spec.
+
+    An ``openai`` spec with no base URL reads the environment as the OpenAI SDK does: ``$OPENAI_BASE_URL``
+    (else ``https://api.openai.com/v1``) with the key in ``$OPENAI_API_KEY``. An explicit local URL with no
+    ``api_key_env`` sends the placeholder key ``EMPTY`` (``vllm serve`` accepts any).
+
+    ``identity``: a name of your own for the weights behind the model name (``ckpt-step-2000``), part of the
+    cache key and run identity. ``structured_output``: what the server accepts for a JSON schema
+    (``json_schema``; ``json_object``: JSON mode with the schema in the system message; ``none``: the
+    schema as text only). ``cache_ttl_s``: how long cached answers stay valid; ``None`` means 30 days for
+    a hosted alias (no revision or identity, a non-local URL) and forever otherwise; ``.inf`` is forever.
+    For ``openai`` specs, ``engine_args`` describe the server (``dtype``, ``max_model_len``): they are
+    recorded in the identity and ``max_model_len`` is the context limit.
     """
 
     backend: Backend
@@ -50,6 +73,9 @@ class ModelSpec:
     timeout_s: float = 120.0
     max_retries: int = 4
     gguf_file: str | None = None
+    identity: str | None = None
+    structured_output: StructuredMode = "json_schema"
+    cache_ttl_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -57,28 +83,58 @@ class ModelSpec:
         if self.backend in ("vllm", "openai", "transformers") and not self.model:
             raise ValueError(f"a {self.backend} spec needs a model")
         if self.backend == "openai" and not self.base_urls:
-            object.__setattr__(self, "base_urls", ("https://api.openai.com/v1",))
+            # As the OpenAI SDK: the URL from $OPENAI_BASE_URL, the key from $OPENAI_API_KEY.
+            object.__setattr__(self, "base_urls", (os.environ.get("OPENAI_BASE_URL") or OPENAI_URL,))
+            object.__setattr__(self, "api_key_env", self.api_key_env or "OPENAI_API_KEY")
         object.__setattr__(self, "base_urls", tuple(u.rstrip("/") for u in self.base_urls))
+        if self.backend == "openai" and not self.api_key_env and any(
+                urlsplit(u).hostname == "api.openai.com" for u in self.base_urls):
+            object.__setattr__(self, "api_key_env", "OPENAI_API_KEY")  # never send "EMPTY" to OpenAI
         if self.max_concurrency < 1 or self.max_retries < 0 or self.timeout_s <= 0:
             raise ValueError("max_concurrency >= 1, max_retries >= 0 and timeout_s > 0 are required")
+        if self.structured_output not in STRUCTURED_MODES:
+            raise ValueError(f"structured_output must be one of {STRUCTURED_MODES}, not {self.structured_output!r}")
+        if self.cache_ttl_s is not None and not self.cache_ttl_s > 0:
+            raise ValueError("cache_ttl_s must be > 0 (.inf keeps answers forever)")
 
     @property
     def label(self) -> str:
         """How outputs name this model, e.g. ``vllm:Qwen/Qwen3-8B``."""
         return self.backend if self.backend in ("default", "scripted") else f"{self.backend}:{self.model}"
 
-    def identity(self) -> dict[str, Any]:
-        """What of the spec changes the answers (URLs, keys, concurrency and throughput args do not)."""
-        return {
+    def identity_fields(self) -> dict[str, Any]:
+        """What of the spec picks the weights and the engine (keys, concurrency and throughput args do not).
+
+        For ``openai`` the server counts too: its base URLs (sorted) and the structured-output mode. The
+        chat-template defaults are left out here (one engine serves roles with different defaults); the
+        model's full identity is :attr:`cts_dataset.models.registry.LoadedModel.identity`."""
+        fields: dict[str, Any] = {
             "backend": self.backend,
             "model": self.model,
             "revision": self.revision,
             "gguf_file": self.gguf_file,
+            "identity": self.identity,
             "engine_args": {k: v for k, v in sorted(self.engine_args.items()) if k not in THROUGHPUT_ONLY_ARGS},
         }
+        if self.backend == "openai":
+            fields["base_urls"] = sorted(self.base_urls)
+            fields["structured_output"] = self.structured_output
+        return fields
 
     def identity_hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True, default=str).encode()).hexdigest()
+        return hashlib.sha256(json.dumps(self.identity_fields(), sort_keys=True, default=str).encode()).hexdigest()
+
+    @property
+    def hosted_alias(self) -> bool:
+        """An ``openai`` model named only by an alias on a non-local server: its answers may change."""
+        return (self.backend == "openai" and not self.revision and not self.identity
+                and any(urlsplit(u).hostname not in LOCAL_HOSTS for u in self.base_urls))
+
+    @property
+    def cache_max_age_s(self) -> float | None:
+        """How old a cached answer may be (None: any age); see ``cache_ttl_s``."""
+        ttl = self.cache_ttl_s if self.cache_ttl_s is not None else (HOSTED_ALIAS_TTL_S if self.hosted_alias else None)
+        return None if ttl is None or math.isinf(ttl) else ttl
 
     def replace(self, **changes: Any) -> ModelSpec:
         return dataclasses.replace(self, **_normalise(changes))
@@ -98,12 +154,26 @@ class ModelSpec:
         return cls(**_normalise(dict(data)))
 
     @classmethod
-    def from_yaml(cls, path: str | Path) -> ModelSpec:
+    def from_yaml(cls, path: str | Path, **overrides: Any) -> ModelSpec:
+        """A spec file over its model's registry entry (the file's fields win), then ``overrides``."""
         data = yaml.safe_load(Path(path).read_text())
         if not isinstance(data, dict):
             raise TypeError(f"{path}: a model spec must be a YAML mapping")
         data.pop("notes", None)
-        return cls.from_dict(data)
+        return cls.with_registry_defaults({**data, **overrides})
+
+    @classmethod
+    def with_registry_defaults(cls, data: dict[str, Any]) -> ModelSpec:
+        """A spec from ``data`` over the registry entry that matches its backend and model (or name).
+
+        The user's fields win. Defaults are merged before the spec is built, so an explicit local base URL
+        is never paired with a hosted default key variable."""
+        data = _normalise(dict(data))
+        backend, model = data.get("backend", ""), data.get("model") or data.get("name") or ""
+        defaults = _matching_entry(registry_entries(), backend, model) if backend and model else {}
+        if defaults and model == defaults["name"]:
+            data["model"] = defaults["model"]  # a registry name stands for its model id
+        return cls.from_dict({**defaults, **data})
 
     @classmethod
     def parse(cls, text: str, **overrides: Any) -> ModelSpec:
@@ -118,32 +188,34 @@ class ModelSpec:
         entries = registry_entries()
         if not sep:
             if text in ("default", "scripted"):
-                base = cls(backend=text)  # type: ignore[arg-type]
+                data: dict[str, Any] = {"backend": text}
             elif text in entries:
-                base = entries[text]
+                data = {"backend": entries[text].backend, "name": text}
             else:
                 raise ValueError(f"model spec {text!r}: expected BACKEND:MODEL ({', '.join(BACKENDS)}), "
                                  f"'default', or a registry name ({', '.join(sorted(entries))})")
         elif backend not in BACKENDS:
             raise ValueError(f"model spec {text!r}: unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
         else:
-            entry = _matching_entry(entries, backend, model)
-            base = entry if entry else cls(backend=backend, model=model)  # type: ignore[arg-type]
-        return base.replace(**overrides) if overrides else base
+            data = {"backend": backend, "model": model}
+        return cls.with_registry_defaults({**data, **overrides})
 
 
-def _matching_entry(entries: dict[str, ModelSpec], backend: str, model: str) -> ModelSpec | None:
+def _matching_entry(entries: dict[str, ModelSpec], backend: str, model: str) -> dict[str, Any]:
+    """The fields a registry entry whose name or model id is ``model`` lends to a ``backend`` spec."""
     for entry in entries.values():
         if model in (entry.name, entry.model):
             if entry.backend == backend:
-                return entry
-            # Same weights behind another backend: keep the template kwargs, drop backend-only options.
-            return ModelSpec(backend=backend, model=entry.model, name=entry.name,  # type: ignore[arg-type]
-                             chat_template_kwargs=dict(entry.chat_template_kwargs))
-    return None
+                return entry.to_dict()
+            # Same weights behind another backend: keep what picks and prompts them, drop engine options.
+            return {"backend": backend, "model": entry.model, "name": entry.name, "revision": entry.revision,
+                    "chat_template_kwargs": dict(entry.chat_template_kwargs)}
+    return {}
 
 
 def _normalise(data: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data.get("cache_ttl_s"), str):  # YAML reads ".inf" as a float, JSON writes "inf"
+        data["cache_ttl_s"] = float(data["cache_ttl_s"])
     if isinstance(data.get("base_urls"), str):
         data["base_urls"] = (data["base_urls"],)
     if "base_urls" in data:

@@ -1,16 +1,18 @@
-"""A trace of every model call, appended as JSON Lines (one line per request, cache hits included)."""
+"""A trace of every model call, appended as JSON Lines (one line per request, cache hits and failures
+included) through :func:`cts_dataset.log.open_log`: a torn last line is cut when the file is opened again,
+so the next record never glues onto it."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from cts_dataset.log import LogError, open_log
 from cts_dataset.models.base import ChatRequest, ChatResponse
 
 
@@ -19,6 +21,7 @@ class Trace:
     """One call: who asked (role, tag), which model, with what, what came back, and what it cost.
 
     ``cache_key`` lets a person see why a rerun missed the cache: the same key means the same answer.
+    ``error`` is set when the request failed after its retries (then there is no text).
     """
 
     time: float
@@ -35,6 +38,7 @@ class Trace:
     latency_s: float
     cache_hit: bool
     cache_key: str = ""
+    error: str = ""
 
     @classmethod
     def of(cls, request: ChatRequest, response: ChatResponse, model: str, cache_key: str = "") -> Trace:
@@ -44,39 +48,72 @@ class Trace:
                    messages=key["messages"], raw=response.raw, text=response.text,
                    reasoning=response.reasoning, finish_reason=response.finish_reason,
                    usage=dataclasses.asdict(response.usage), latency_s=response.latency_s,
-                   cache_hit=response.cached, cache_key=cache_key)
+                   cache_hit=response.cached, cache_key=cache_key, error=response.error)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
 
 
 class TraceWriter:
-    """Appends traces to one JSONL file; each batch is one write, flushed, so a crash loses at most it."""
+    """Appends traces to one JSONL log; each call is one durable write, so a crash loses at most it.
+
+    Opening repairs the file (a torn tail is cut) and takes the log's one-writer lock. Writers of one
+    path in a process share one log (several models trace into one ``calls.jsonl``)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._file: TextIO | None = None
+        self.path, self._closed = Path(path), False
+        open_log(self.path)
+        _WRITTEN[self.path.resolve()] += 1
 
     def write(self, traces: list[Trace]) -> None:
-        if not traces:
-            return
-        text = "".join(trace.to_json() + "\n" for trace in traces)
-        with self._lock:
-            if self._file is None:
-                self._file = self.path.open("a", encoding="utf-8")
-            self._file.write(text)
-            self._file.flush()
-            os.fsync(self._file.fileno())
+        if traces:
+            # Looked up per write: another writer of the same shared log may have closed it.
+            open_log(self.path).append(dataclasses.asdict(trace) for trace in traces)
 
     def close(self) -> None:
-        with self._lock:
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+        if self._closed:
+            return
+        self._closed, key = True, self.path.resolve()
+        _WRITTEN[key] -= 1
+        if _WRITTEN[key] <= 0:  # the last writer of the path lets the lock go
+            open_log(self.path).close()
+
+
+_WRITTEN: Counter[Path] = Counter()  # open TraceWriters per path in this process
 
 
 def read_traces(path: str | Path) -> list[Trace]:
-    with Path(path).open(encoding="utf-8") as lines:
-        return [Trace(**json.loads(line)) for line in lines if line.strip()]
+    """Every trace of a file. A torn last line (a writer killed mid-write) is not a trace; any other
+    unreadable line raises :class:`cts_dataset.log.LogError` naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    try:
+        log = open_log(path)  # cuts a torn tail; the same log if this process writes the file
+    except LogError:  # another process writes it now: read its complete lines without the lock
+        return [_trace(path, number, record) for number, record in _complete_lines(path)]
+    try:
+        return [_trace(path, number, record) for number, record in log.records()]
+    finally:
+        if _WRITTEN[path.resolve()] <= 0:
+            log.close()  # a reader must not keep the one-writer lock
+
+
+def _trace(path: Path, number: int, record: dict[str, Any]) -> Trace:
+    try:
+        return Trace(**record)
+    except TypeError as error:
+        raise LogError(f"{path}:{number}: (trace): not a trace record: {error}") from None
+
+
+def _complete_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    data = path.read_bytes()
+    lines = data[:data.rfind(b"\n") + 1].decode("utf-8").split("\n")  # the unfinished tail is not read
+    found = []
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            try:
+                found.append((number, json.loads(line)))
+            except json.JSONDecodeError as error:
+                raise LogError(f"{path}:{number}: (json): corrupt record: {error.msg}") from None
+    return found

@@ -2,7 +2,8 @@
 
 Requests that share sampling parameters and chat-template kwargs are generated together in batches of
 ``batch_size``; structured output (JSON schema or choice) is enforced token by token with xgrammar,
-the grammar engine vLLM uses.
+the grammar engine vLLM uses. A batch that raises (an input over the model's positions) is narrowed
+down to the failing requests by :class:`LoadedModel`.
 """
 
 from __future__ import annotations
@@ -59,10 +60,26 @@ class TransformersModel:
                     responses[i] = response
         return [r for r in responses if r is not None]
 
+    def count_tokens(self, messages: list[dict[str, str]], chat_template_kwargs: dict[str, Any] | None = None) -> int:
+        """Prompt tokens of ``messages`` under the chat template (generation prompt included): what
+        ``usage.prompt_tokens`` reports for them."""
+        return len(self.tokenizer(self._prompt(messages, chat_template_kwargs or {}),
+                                  add_special_tokens=False)["input_ids"])
+
+    @property
+    def max_model_len(self) -> int | None:
+        """The model's positions (``max_position_embeddings``), its context limit."""
+        config = self.model.config
+        text_config = config.get_text_config() if hasattr(config, "get_text_config") else config
+        return getattr(text_config, "max_position_embeddings", None)
+
+    def _prompt(self, messages: list[dict[str, str]], chat_template_kwargs: dict[str, Any]) -> str:
+        return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
+                                                  **chat_template_kwargs)
+
     def _generate(self, batch: list[ChatRequest]) -> list[ChatResponse]:
         torch, first = self._torch, batch[0]
-        prompts = [self.tokenizer.apply_chat_template(r.message_dicts(), tokenize=False, add_generation_prompt=True,
-                                                      **dict(r.chat_template_kwargs)) for r in batch]
+        prompts = [self._prompt(r.message_dicts(), dict(r.chat_template_kwargs)) for r in batch]
         inputs = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
         sampling = first.sampling
         options: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "pad_token_id": self.tokenizer.pad_token_id}

@@ -4,6 +4,8 @@ vLLM schedules the batch itself (continuous batching, prefix caching). Structure
 ``SamplingParams(structured_outputs=StructuredOutputsParams(...))``: the older ``guided_*`` names are
 silently ignored by new vLLM releases. Engines are shared per process by
 :func:`cts_dataset.models.registry.shared_backend`, so roles naming the same model share its weights.
+A batch the engine refuses (a prompt over ``max_model_len``) raises; :class:`LoadedModel` then narrows
+it down to the requests that fail.
 """
 
 from __future__ import annotations
@@ -48,6 +50,20 @@ class VLLMModel:
             for i, output in zip(indices, outputs):
                 responses[i] = self._response(output, latency)
         return [r for r in responses if r is not None]
+
+    def count_tokens(self, messages: list[dict[str, str]], chat_template_kwargs: dict[str, Any] | None = None) -> int:
+        """Prompt tokens of ``messages`` through the engine's tokenizer and chat template (generation prompt
+        included), as ``LLM.chat`` renders them."""
+        tokenizer = self.engine.get_tokenizer()
+        text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
+                                             **(chat_template_kwargs or {}))
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    @property
+    def max_model_len(self) -> int | None:
+        """The engine's context limit (prompt and output tokens)."""
+        config = getattr(self.engine, "model_config", None) or getattr(self.engine.llm_engine, "model_config", None)
+        return getattr(config, "max_model_len", None)
 
     def _sampling(self, request: ChatRequest) -> Any:
         sampling, structured = request.sampling, request.structured

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.pipeline.config import RunConfig
-from cts_dataset.protocol.prompts import LANGUAGES, load_prompt
+from cts_dataset.protocol.prompts import LANGUAGES
 from cts_dataset.records import Instance
 
 ROLE_PROMPTS = {"clarifier": "clarifier", "user_answerer": "answerer", "rewriter": "rewriter"}
@@ -19,7 +19,7 @@ def load_instances(config: RunConfig) -> list[Instance]:
     if config.dataset in SPLITS:
         instances = load(config.dataset)
     else:
-        path = Path(config.dataset)
+        path = Path(config.dataset).expanduser()
         if not path.is_file():
             raise FileNotFoundError(f"dataset {config.dataset!r} is neither a shipped split ({', '.join(SPLITS)}) nor a file")
         instances = read_records(path, "instance")
@@ -29,22 +29,34 @@ def load_instances(config: RunConfig) -> list[Instance]:
 def dataset_revision(config: RunConfig) -> str:
     import hashlib
 
-    from cts_dataset.data import SPLITS, dataset_revision as shipped_revision
+    from cts_dataset.data import SPLITS
+    from cts_dataset.data import dataset_revision as shipped_revision
 
     if config.dataset in SPLITS:
         return shipped_revision(config.dataset)
     return hashlib.sha256(Path(config.dataset).read_bytes()).hexdigest()[:16]
 
 
-def prompt_ids(version: str) -> dict[str, dict[str, dict[str, str]]]:
-    """role -> language -> {"prompt": id, "prompt_hash": hash}: stamped on every record."""
+def prompt_ids(version: str, clarifier_prompt: str | None = None) -> dict[str, dict[str, dict[str, str]]]:
+    """role -> language -> {"prompt": id, "prompt_hash": hash}: stamped on every record. The clarifier's
+    prompt may be chosen apart (a shipped version or a YAML file) from the protocol's."""
+    from cts_dataset.protocol.roles import RoleSettings
+
     ids: dict[str, dict[str, dict[str, str]]] = {}
     for role, prompt_role in ROLE_PROMPTS.items():
+        source = clarifier_prompt if role == "clarifier" and clarifier_prompt else version
         ids[role] = {}
         for language in LANGUAGES:
-            prompt = load_prompt(prompt_role, version, language)
+            prompt = RoleSettings(prompt_version=source).prompt(prompt_role, language)
             ids[role][language] = {"prompt": prompt.id, "prompt_hash": prompt.hash}
     return ids
+
+
+def label_of(ref: Any) -> str:
+    """How outputs name the model a reference resolves to (``vllm:Qwen/Qwen3-8B``), without loading it."""
+    from cts_dataset.models.registry import resolve_spec
+
+    return resolve_spec(ref).label
 
 
 def load_role_model(ref: Any, config: RunConfig, trace: Path):

@@ -15,6 +15,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cts_dataset.errors import CtsbenchError
+
 ModelRef = str | dict[str, Any]
 Condition = Literal["baseline", "clarify", "oracle"]
 
@@ -27,6 +29,29 @@ class SearcherConfig(BaseModel):
     kind: Literal["retrieval", "react"] = "retrieval"
     model: ModelRef | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+
+
+class ConfigError(CtsbenchError, ValueError):
+    """A run config that cannot be used (an unknown preset, a file that is not a mapping)."""
+
+
+ROLES = ("clarifier", "user_answerer", "rewriter")
+# Generation caps per role with thinking off: a question, a short JSON answer, a query. A reasoning
+# clarifier needs far more (its <think> block counts): raise max_tokens in `generation`.
+ROLE_MAX_TOKENS = {"clarifier": 64, "user_answerer": 96, "rewriter": 128}
+
+
+class Generation(BaseModel):
+    """How one interaction role samples. Unset fields keep the role's defaults (greedy, ROLE_MAX_TOKENS)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_tokens: int | None = Field(None, ge=1)
+    temperature: float | None = Field(None, ge=0)
+    top_p: float | None = Field(None, gt=0, le=1)
+    seed: int | None = None
+    chat_template_kwargs: dict[str, Any] = Field(default_factory=dict,
+                                                 description="Merged over the model's own, e.g. {enable_thinking: true}.")
 
 
 class RunConfig(BaseModel):
@@ -43,8 +68,19 @@ class RunConfig(BaseModel):
     show_budget: bool = False
     dataset: str = Field("demo", description="A shipped split name or a path to an instances JSONL file.")
     limit: int | None = None
-    out_dir: Path | None = Field(None, description="Default: runs/<clarifier>__<preset>.")
-    prompt_version: str = "v1"
+    out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
+    prompt_version: str = Field("v1", description="The protocol's prompts (answerer, rewriter; clarifier unless clarifier_prompt).")
+    clarifier_prompt: str | None = Field(None, description="The clarifier's prompt: a shipped version (v1) or a YAML file path.")
+    generation: dict[Literal["clarifier", "user_answerer", "rewriter"], Generation] = Field(default_factory=dict)
+    answer_mode: Literal["off", "replace", "spans"] = Field(
+        "replace", description="User-answerer guard: spans (answers are spans of the intent or unknown) and "
+        "replace (an answer holding words the intent lacks becomes unknown), or off.")
+    clarifier_reask: bool = Field(True, description="Ask once more when a reply is not one short question.")
+    rewriter_guard: bool = Field(True, description="Keep the query when nothing was elicited; fall back to the "
+                                 "query plus the answers when a rewrite drops the query or adds what nobody said.")
+    repeats: int = Field(1, ge=1, description="Dialogues per instance and budget (sampled clarifiers): the spread is reported.")
+    max_errors: int = Field(10, ge=0, description="Stop the run once more requests than this failed after retries.")
+    retry_unscored: bool = Field(False, description="Judge again the items with unscored nuggets.")
     batch_size: int = Field(4096, ge=1, description="Requests per model batch and per durable write; a kill loses at most one batch.")
     cache: bool = True
 
@@ -55,9 +91,12 @@ class RunConfig(BaseModel):
             raise ValueError("budgets must be positive integers, e.g. [1, 2, 3]")
         return sorted(set(value))
 
-    @property
-    def max_turns(self) -> int:
-        return max(self.budgets) if "clarify" in self.conditions else 0
+    @field_validator("conditions")
+    @classmethod
+    def _conditions(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("conditions must name at least one of baseline, clarify, oracle")
+        return [c for c in ("baseline", "clarify", "oracle") if c in value]
 
 
 @cache
@@ -67,7 +106,7 @@ def preset(name: str) -> dict[str, Any]:
     path = folder.joinpath(f"{name}.yaml")
     if not path.is_file():
         known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
-        raise ValueError(f"unknown protocol preset {name!r}; known: {', '.join(known)}")
+        raise ConfigError(f"unknown protocol preset {name!r}; known: {', '.join(known)}")
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
@@ -89,13 +128,22 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
     if path is not None:
         loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         if not isinstance(loaded, dict):
-            raise ValueError(f"{path}: a run config must be a YAML mapping")
+            raise ConfigError(f"{path}: a run config must be a YAML mapping")
         data.update(loaded)
+    generation = overrides.pop("generation", None) or {}
     data.update({k: v for k, v in overrides.items() if v is not None})
-    config = resolve(RunConfig.model_validate(data))
-    if config.out_dir is None:
-        config = config.model_copy(update={"out_dir": Path("runs") / f"{slug(config.clarifier)}__{config.preset}"})
-    return config
+    for role, settings in generation.items():  # CLI settings merge over the file's, field by field
+        merged = {**data.get("generation", {}).get(role, {}), **settings}
+        if "chat_template_kwargs" in settings:
+            merged["chat_template_kwargs"] = {**data.get("generation", {}).get(role, {}).get("chat_template_kwargs", {}),
+                                              **settings["chat_template_kwargs"]}
+        data.setdefault("generation", {})[role] = merged
+    return resolve(RunConfig.model_validate(data))
+
+
+def default_out_dir(clarifier_label: str, preset_name: str) -> Path:
+    """``runs/<clarifier that ran>__<preset>``."""
+    return Path("runs") / f"{slug(clarifier_label)}__{preset_name}"
 
 
 def slug(ref: ModelRef) -> str:

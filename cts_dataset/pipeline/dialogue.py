@@ -2,28 +2,23 @@
 
 Hidden budget (default): the clarifier is told only the turn index, so one dialogue per instance
 serves every budget (the k=1 dialogue is the first turn of the k=3 one). Shown budget: each budget
-k gets a dialogue of its own, the clarifier being told "question t of k".
+k gets a dialogue of its own, the clarifier being told "question t of k". With repeats, each repeat
+is a dialogue of its own (another sample of the sampled roles).
+
+Every clarifier request is audited for intent words (it must hold none), every answer is measured for
+what it discloses; a failed request is an error record, and its dialogue waits for a rerun.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any
 
-from cts_dataset.models.base import ChatModel
 from cts_dataset.pipeline.store import RunStore, record_key
-from cts_dataset.protocol import answerer, clarifier
-from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol import answerer, clarifier, guards
 from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView, ClarifierView
 from cts_dataset.records import Instance
-
-
-
-class Progress(Protocol):
-    def start(self, stage: str, total: int) -> None: ...
-
-    def __call__(self, stage: str, done: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -31,61 +26,101 @@ class DialogueKey:
     instance: Instance
     budget: int | None  # None: the shared dialogue of the hidden-budget mode
     turns: int
+    repeat: int = 0
 
-    def key(self, turn: int) -> dict:
-        return {"instance": self.instance.id, "condition": "clarify", "budget": self.budget, "turn": turn}
+    def key(self, turn: int) -> dict[str, Any]:
+        return {"instance": self.instance.id, "condition": "clarify", "budget": self.budget, "turn": turn,
+                "repeat": self.repeat}
 
 
-def dialogue_keys(instances: Sequence[Instance], budgets: Sequence[int], show_budget: bool) -> list[DialogueKey]:
+def dialogue_keys(instances: Sequence[Instance], budgets: Sequence[int], show_budget: bool,
+                  repeats: int = 1) -> list[DialogueKey]:
     if show_budget:
-        return [DialogueKey(i, k, k) for i in instances for k in budgets]
-    return [DialogueKey(i, None, max(budgets)) for i in instances]
+        return [DialogueKey(i, k, k, r) for r in range(repeats) for i in instances for k in budgets]
+    return [DialogueKey(i, None, max(budgets), r) for r in range(repeats) for i in instances]
+
+
+def turns_done(store: RunStore, dialogue: DialogueKey, upto: int) -> bool:
+    return all(record_key(dialogue.key(t)) in store["answer"] for t in range(1, upto + 1))
 
 
 def history(store: RunStore, dialogue: DialogueKey, upto: int) -> tuple[QA, ...]:
-    """The first ``upto`` turns of a dialogue as the clarifier saw them."""
+    """The valid turns among the first ``upto`` of a dialogue, as the clarifier saw them (a turn whose
+    question was invalid asked nothing and is left out)."""
     pairs = []
     for turn in range(1, upto + 1):
         record = store["answer"].get(record_key(dialogue.key(turn)))
-        pairs.append(QA(record["question"], record["answer"]))
+        if record is None:
+            raise LookupError(f"{record_key(dialogue.key(turn))}: no answer record")
+        if not record.get("invalid_question", record.get("skipped", False)):
+            pairs.append(QA(record["question"], record["answer"]))
     return tuple(pairs)
 
 
-def play(store: RunStore, dialogues: Sequence[DialogueKey], clarifier_model: ChatModel, answerer_model: ChatModel,
-         settings: dict[str, RoleSettings], prompt_ids: dict[str, dict[str, str]], batch: int,
-         progress: Progress) -> None:
-    """Ask and answer turn by turn; each turn is one clarifier batch and one answerer batch."""
+def play(run: Any, dialogues: Sequence[DialogueKey]) -> None:
+    """Ask and answer turn by turn; each turn is one clarifier batch and one answerer batch.
+
+    ``run`` is the :class:`~cts_dataset.pipeline.experiment.Experiment` (store, models, settings, ...).
+    """
+    store: RunStore = run.store
     for turn in range(1, max((d.turns for d in dialogues), default=0) + 1):
-        active = [d for d in dialogues if d.turns >= turn]
+        active = [d for d in dialogues if d.turns >= turn and turns_done(store, d, turn - 1)]
         todo = [d for d in active if record_key(d.key(turn)) not in store["clarify"]]
-        progress.start(f"clarify turn {turn}", len(todo))
-        for start in range(0, len(todo), batch):
-            chunk = todo[start:start + batch]
-            views = [ClarifierView(d.instance.blurred_query, d.instance.language, history(store, d, turn - 1), turn,
-                                   d.budget) for d in chunk]
-            questions = clarifier.ask(clarifier_model, views, settings["clarifier"], [str(d.key(turn)) for d in chunk])
-            store["clarify"].append(
-                {**d.key(turn), "question": q.text, "valid": q.valid, "raw": q.raw, "model": clarifier_model.spec,
-                 **prompt_ids["clarifier"][d.instance.language]} for d, q in zip(chunk, questions))
-            progress(f"clarify turn {turn}", len(chunk))
-        todo = [d for d in active if record_key(d.key(turn)) not in store["answer"]]
-        progress.start(f"answer turn {turn}", len(todo))
-        for start in range(0, len(todo), batch):
-            chunk = todo[start:start + batch]
-            asked = [store["clarify"].get(record_key(d.key(turn))) for d in chunk]
-            callable_ = [(d, q) for d, q in zip(chunk, asked) if q["valid"]]
-            views = [AnswererView(d.instance.fused_query, d.instance.language, q["question"]) for d, q in callable_]
-            answers = answerer.answer(answerer_model, views, settings["user_answerer"], [str(d.key(turn)) for d, _ in callable_]) if views else []
-            by_id = {id(d): a for (d, _), a in zip(callable_, answers)}
-            records = []
-            for d, q in zip(chunk, asked):
-                a = by_id.get(id(d))
-                records.append({
-                    **d.key(turn), "question": q["question"],
-                    "answer": a.text if a else UNKNOWN, "unknown": a.is_unknown if a else True,
-                    "skipped": a is None, "parsed": a.parsed if a else False,
-                    "unsupported": list(a.unsupported) if a else [], "raw": a.raw if a else "",
-                    "model": answerer_model.spec, **prompt_ids["user_answerer"][d.instance.language],
-                })
-            store["answer"].append(records)
-            progress(f"answer turn {turn}", len(chunk))
+        run.progress.start(f"clarify turn {turn}", len(todo))
+        for chunk in run.chunks(todo, by_repeat=True):
+            ask_chunk(run, chunk, turn)
+        todo = [d for d in active if record_key(d.key(turn)) in store["clarify"]
+                and record_key(d.key(turn)) not in store["answer"]]
+        run.progress.start(f"answer turn {turn}", len(todo))
+        for chunk in run.chunks(todo, by_repeat=True):
+            answer_chunk(run, chunk, turn)
+
+
+def ask_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
+    model = run.models["clarifier"]
+    recorder = run.recorder(model)
+    views = [ClarifierView(d.instance.blurred_query, d.instance.language, history(run.store, d, turn - 1), turn,
+                           d.budget) for d in chunk]
+    tags = [record_key(d.key(turn)) for d in chunk]
+    questions = clarifier.ask(recorder, views, run.role_settings("clarifier", chunk[0].repeat), tags,
+                              reask=run.config.clarifier_reask)
+    records = []
+    for d, view, q, tag in zip(chunk, views, questions, tags, strict=True):
+        request = recorder.requests.get(tag)
+        dialogue = [text for qa in view.history for text in (qa.question, qa.answer)]
+        values = [str(turn), str(d.budget or ""), *map(str, range(1, turn + 1))]
+        leaks = guards.audit(request, d.instance, dialogue, run.prompt("clarifier", d.instance.language),
+                             values) if request is not None else []
+        records.append({**d.key(turn), "question": q.text, "valid": q.valid, "raw": q.raw, "error": q.error,
+                        "empty_at_length": q.empty_at_length, "problem": q.problem, "reasked": q.reasked,
+                        "first_raw": q.first_raw, "leaks": leaks, "model": model.spec,
+                        **run.prompt_ids["clarifier"][d.instance.language]})
+    run.write("clarify", records)
+    run.progress(f"clarify turn {turn}", len(chunk))
+
+
+def answer_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
+    model = run.models["user_answerer"]
+    asked = [run.store["clarify"].get(record_key(d.key(turn))) for d in chunk]
+    callable_ = [(d, q) for d, q in zip(chunk, asked, strict=True) if q["valid"]]
+    views = [AnswererView(d.instance.fused_query, d.instance.language, q["question"]) for d, q in callable_]
+    tags = [record_key(d.key(turn)) for d, _ in callable_]
+    settings = run.role_settings("user_answerer", chunk[0].repeat)
+    answers = answerer.answer(model, views, settings, tags, mode=run.config.answer_mode) if views else []
+    by_key = {record_key(d.key(turn)): a for (d, _), a in zip(callable_, answers, strict=True)}
+    records = []
+    for d, q in zip(chunk, asked, strict=True):
+        a = by_key.get(record_key(d.key(turn)))
+        record: dict[str, Any] = {**d.key(turn), "question": q["question"], "model": model.spec,
+                                  **run.prompt_ids["user_answerer"][d.instance.language]}
+        if a is None:  # an invalid question asks nothing: no answer, counted apart from unknown
+            record.update(answer=UNKNOWN, unknown=False, invalid_question=True, parsed=False, unsupported=[],
+                          raw="", error="", disclosure=guards.disclosure("", d.instance))
+        else:
+            record.update(answer=a.text, unknown=a.is_unknown, invalid_question=False, parsed=a.parsed,
+                          unparsed=not a.parsed and not a.error, unsupported=list(a.unsupported), raw=a.raw,
+                          error=a.error, empty_at_length=a.empty_at_length, replaced=a.replaced,
+                          disclosure=guards.disclosure("" if a.is_unknown else a.text, d.instance))
+        records.append(record)
+    run.write("answer", records)
+    run.progress(f"answer turn {turn}", len(chunk))

@@ -1,28 +1,36 @@
 """The orchestrator: every stage gathers the pending work of all instances and conditions into one
-batch per model call, writes its records as they finish, and skips what a previous run finished."""
+batch per model call, writes its records as they finish, and skips what a previous run finished.
+
+A run folder belongs to one run identity (:mod:`cts_dataset.pipeline.identity`): resuming it with
+another model, prompt, searcher, judge or version is refused. A request that fails after retries is an
+error record of its stage; the run goes on until more than ``max_errors`` have failed, and a rerun
+retries only those.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.models.base import Sampling
+from cts_dataset.errors import CtsbenchError
+from cts_dataset.models.base import ChatRequest, ChatResponse, Sampling
 from cts_dataset.pipeline import components
-from cts_dataset.pipeline.config import RunConfig
-from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play
+from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, ROLES, RunConfig, default_out_dir
+from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play, turns_done
+from cts_dataset.pipeline.identity import check_identity, model_identity
 from cts_dataset.pipeline.store import RunStore, record_key
-from cts_dataset.protocol import rewriter
+from cts_dataset.protocol import guards, rewriter
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
 
-# Generation caps per role (thinking is off by default): a question, a short answer, a query.
-ROLE_MAX_TOKENS = {"clarifier": 64, "user_answerer": 48, "rewriter": 96}
-BATCH: int | None = None  # tests may force a small batch; otherwise config.batch_size
+
+class TooManyErrors(CtsbenchError):
+    """More requests failed than ``max_errors`` allows: the run stops, every record is kept."""
 
 
 @dataclass(frozen=True)
@@ -31,10 +39,12 @@ class SearchJob:
     condition: str
     budget: int | None
     query: str
+    repeat: int = 0
 
     @property
     def key(self) -> dict[str, Any]:
-        return {"instance": self.instance.id, "condition": self.condition, "budget": self.budget}
+        return {"instance": self.instance.id, "condition": self.condition, "budget": self.budget,
+                "repeat": self.repeat}
 
 
 class Progress:
@@ -63,159 +73,306 @@ class Progress:
         self.bar, self.stage = None, None
 
 
+class _Recorder:
+    """A model wrapper that keeps each request by tag, so the run can audit what a role was sent."""
+
+    def __init__(self, model: Any) -> None:
+        self.model, self.spec = model, model.spec
+        self.requests: dict[str, ChatRequest] = {}
+
+    def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
+        self.requests.update((r.tag, r) for r in requests)
+        return self.model.complete(requests)
+
+
 class Experiment:
     def __init__(self, config: RunConfig, models: dict[str, Any] | None = None, searcher: Any = None,
                  judge: Any = None, progress: bool = True) -> None:
-        """``models`` (role -> ChatModel), ``searcher`` and ``judge`` may be given (tests); else built from config."""
+        """``models`` (role -> ChatModel), ``searcher`` and ``judge`` may be given as objects; the rest is
+        built from ``config``. The run folder defaults to ``runs/<clarifier that runs>__<preset>``."""
         self.config = config
-        self.folder = Path(config.out_dir)
-        self.instances = components.load_instances(config)
-        self.check_folder()  # before any model loads: refusing late would waste minutes of engine start-up
-        self.store = RunStore(self.folder)
-        trace = self.folder / "calls.jsonl"
         models = dict(models or {})
-        for role in ("clarifier", "user_answerer", "rewriter"):
+        clarifier_label = models["clarifier"].spec if "clarifier" in models else components.label_of(config.clarifier)
+        self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(clarifier_label, config.preset)
+        self.instances = components.load_instances(config)
+        self.settings = {role: self._settings(role) for role in ROLES}
+        self.prompt_ids = components.prompt_ids(config.prompt_version, config.clarifier_prompt)
+        # The cheap part of the identity first: refusing after minutes of engine start-up would waste them.
+        self._stored = self._stored_identity()
+        check_identity(_pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))
+        trace = self.folder / "calls.jsonl"
+        for role in ROLES:
             if role not in models:
                 models[role] = components.load_role_model(getattr(config, role), config, trace)
         self.models = models
         self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
-        self.judge = judge if judge is not None else components.build_judge(config, self.folder / "judge_calls.jsonl")
-        self.settings = {role: RoleSettings(prompt_version=config.prompt_version, sampling=Sampling(max_tokens=ROLE_MAX_TOKENS[role]))
-                         for role in ROLE_MAX_TOKENS}
-        self.prompt_ids = components.prompt_ids(config.prompt_version)
+        self.judge = judge if judge is not None else components.build_judge(config, trace)
+        self.run_identity = self.identity()
+        check_identity(self._stored, self.run_identity, str(self.folder))
         self.progress = Progress(progress)
-        self.batch = BATCH or config.batch_size
+        self.errors_this_run = 0
+        self.store: RunStore | None = None
+
+    # -- settings and identity ----------------------------------------------------------------------
+    def _settings(self, role: str) -> RoleSettings:
+        chosen = self.config.generation.get(role)
+        sampling = Sampling(max_tokens=ROLE_MAX_TOKENS[role])
+        kwargs: dict[str, Any] = {}
+        if chosen is not None:
+            fields = {k: v for k, v in chosen.model_dump().items() if v is not None and k != "chat_template_kwargs"}
+            if fields.get("temperature", 0) > 0:
+                fields.setdefault("seed", 0)  # sampled roles are seeded: reruns draw the same samples
+            sampling = replace(sampling, **fields)
+            kwargs = dict(chosen.chat_template_kwargs)
+        prompt = self.config.clarifier_prompt if role == "clarifier" and self.config.clarifier_prompt else self.config.prompt_version
+        return RoleSettings(prompt_version=prompt, sampling=sampling, chat_template_kwargs=tuple(sorted(kwargs.items())))
+
+    def role_settings(self, role: str, repeat: int = 0) -> RoleSettings:
+        """A role's settings in a repeat: sampled roles draw another sample, greedy ones ask the same."""
+        settings = self.settings[role]
+        return replace(settings, sample_index=repeat) if repeat and settings.sampling.temperature > 0 else settings
+
+    def prompt(self, role: str, language: str) -> Any:
+        return self.settings[role].prompt(components.ROLE_PROMPTS[role], language)
+
+    def protocol_identity(self) -> dict[str, Any]:
+        from cts_dataset import __version__
+
+        return {
+            "ctsbench_version": __version__,
+            "dataset_revision": components.dataset_revision(self.config),
+            "protocol": {"preset": self.config.preset, "show_budget": self.config.show_budget,
+                         "answer_mode": self.config.answer_mode, "clarifier_reask": self.config.clarifier_reask,
+                         "rewriter_guard": self.config.rewriter_guard},
+            "roles": {role: {"generation": _settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
+                      for role in ROLES},
+        }
+
+    def identity(self) -> dict[str, Any]:
+        from cts_dataset.scoring.judging import judge_identity
+
+        identity = self.protocol_identity()
+        for role in ROLES:
+            identity["roles"][role]["model"] = model_identity(self.models[role])
+        describe = getattr(self.searcher, "describe", None)
+        identity["searcher"] = describe() if callable(describe) else model_identity(self.searcher)
+        identity["judge"] = judge_identity(self.judge)
+        return json.loads(json.dumps(identity, default=str))
+
+    def _stored_identity(self) -> dict[str, Any] | None:
+        path = self.folder / "config.json"
+        if not path.exists():
+            return None
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if "identity" not in stored:
+            raise CtsbenchError(f"{path}: this folder was written by an older ctsbench and records no run "
+                                "identity; choose another --out-dir")
+        return stored["identity"]
+
+    # -- helpers the stages share -------------------------------------------------------------------
+    def chunks(self, items: Sequence[Any], by_repeat: bool = False) -> Iterator[Sequence[Any]]:
+        """Batches of at most ``batch_size``; ``by_repeat``: one repeat per batch (its own sample index)."""
+        groups: list[Sequence[Any]] = [items]
+        if by_repeat and self.config.repeats > 1:
+            groups = [[x for x in items if _repeat_of(x) == r] for r in range(self.config.repeats)]
+        for group in groups:
+            for start in range(0, len(group), self.config.batch_size):
+                yield group[start:start + self.config.batch_size]
+
+    def recorder(self, model: Any) -> _Recorder:
+        return _Recorder(model)
+
+    def write(self, stage: str, records: list[dict[str, Any]], replace_done: bool = False) -> None:
+        """Append a stage's records; stop the run once more than ``max_errors`` requests failed."""
+        assert self.store is not None
+        self.store[stage].append(records, replace_done=replace_done)
+        failed = [r for r in records if r.get("error")]
+        self.errors_this_run += len(failed)
+        if failed and self.errors_this_run > self.config.max_errors:
+            shown = "\n  ".join(f"{record_key(r)}: {str(r['error'])[:200]}" for r in failed[:5])
+            raise TooManyErrors(f"{self.errors_this_run} requests failed in this run (more than --max-errors "
+                                f"{self.config.max_errors}); the last ones ({stage}):\n  {shown}\nEvery finished "
+                                f"record is kept in {self.folder}; fix the cause and rerun: only the failed "
+                                "requests are sent again.")
 
     # -- stages -------------------------------------------------------------------------------------
     def dialogues(self) -> list[DialogueKey]:
         if "clarify" not in self.config.conditions:
             return []
-        return dialogue_keys(self.instances, self.config.budgets, self.config.show_budget)
+        return dialogue_keys(self.instances, self.config.budgets, self.config.show_budget, self.config.repeats)
 
     def rewrite_stage(self, dialogues: Sequence[DialogueKey]) -> None:
+        assert self.store is not None
         jobs = []
         for d in dialogues:
-            budgets = [d.budget] if d.budget is not None else self.config.budgets
-            for k in budgets:
-                key = {"instance": d.instance.id, "condition": "clarify", "budget": k}
-                if record_key(key) not in self.store["rewrite"]:
+            for k in ([d.budget] if d.budget is not None else self.config.budgets):
+                key = {"instance": d.instance.id, "condition": "clarify", "budget": k, "repeat": d.repeat}
+                if record_key(key) not in self.store["rewrite"] and turns_done(self.store, d, k):
                     jobs.append((d, k, key))
         self.progress.start("rewrite", len(jobs))
-        for start in range(0, len(jobs), self.batch):
-            chunk = jobs[start:start + self.batch]
-            views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k)) for d, k, _ in chunk]
-            model = self.models["rewriter"]
-            rewrites = rewriter.rewrite(model, views, self.settings["rewriter"], [str(key) for *_, key in chunk])
-            self.store["rewrite"].append(
-                {**key, "query": r.query, "fallback": r.fallback, "raw": r.raw, "model": model.spec,
-                 **self.prompt_ids["rewriter"][d.instance.language]} for (d, _, key), r in zip(chunk, rewrites))
+        for chunk in self.chunks(jobs, by_repeat=True):
+            model = self.recorder(self.models["rewriter"])
+            views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k))
+                     for d, k, _ in chunk]
+            tags = [record_key(key) for *_, key in chunk]
+            rewrites = rewriter.rewrite(model, views, self.role_settings("rewriter", chunk[0][0].repeat), tags,
+                                        guard=self.config.rewriter_guard)
+            records = []
+            for (d, k, key), view, r, tag in zip(chunk, views, rewrites, tags, strict=True):
+                request = model.requests.get(tag)
+                dialogue = [text for qa in view.dialogue for text in (qa.question, qa.answer)]
+                leaks = guards.audit(request, d.instance, dialogue, self.prompt("rewriter", d.instance.language),
+                                     [str(n) for n in range(1, k + 1)]) if request is not None else []
+                records.append({**key, "query": r.query, "fallback": r.fallback, "raw": r.raw, "error": r.error,
+                                "empty_at_length": r.empty_at_length, "guarded": r.guarded,
+                                "nothing_elicited": r.nothing_elicited, "leaks": leaks, "model": model.spec,
+                                **self.prompt_ids["rewriter"][d.instance.language]})
+            self.write("rewrite", records)
             self.progress("rewrite", len(chunk))
 
     def search_jobs(self) -> list[SearchJob]:
+        assert self.store is not None
         jobs = []
         for instance in self.instances:
             if "baseline" in self.config.conditions:
                 jobs.append(SearchJob(instance, "baseline", None, instance.blurred_query))
             if "clarify" in self.config.conditions:
-                for k in self.config.budgets:
-                    rewrite = self.store["rewrite"].get(record_key({"instance": instance.id, "condition": "clarify", "budget": k}))
-                    jobs.append(SearchJob(instance, "clarify", k, rewrite["query"]))
+                for repeat in range(self.config.repeats):
+                    for k in self.config.budgets:
+                        key = {"instance": instance.id, "condition": "clarify", "budget": k, "repeat": repeat}
+                        rewrite = self.store["rewrite"].get(record_key(key))
+                        if rewrite is not None:  # missing: an earlier request failed; a rerun retries it
+                            jobs.append(SearchJob(instance, "clarify", k, rewrite["query"], repeat))
             if "oracle" in self.config.conditions:
                 jobs.append(SearchJob(instance, "oracle", None, instance.fused_query))
         return jobs
 
     def search_stage(self, jobs: Sequence[SearchJob]) -> None:
+        assert self.store is not None
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
         self.progress.start("search", len(todo))
-        for start in range(0, len(todo), self.batch):
-            chunk = todo[start:start + self.batch]
+        for chunk in self.chunks(todo):
             outputs = self.searcher.search([j.query for j in chunk], tags=[record_key(j.key) for j in chunk])
-            self.store["search"].append({**j.key, **o.model_dump(mode="json")} for j, o in zip(chunk, outputs))
+            if len(outputs) != len(chunk):
+                raise RuntimeError(f"searcher returned {len(outputs)} outputs for {len(chunk)} queries")
+            records = []
+            for job, output in zip(chunk, outputs, strict=True):
+                record = {**job.key, **output.model_dump(mode="json")}
+                termination = str(record.get("termination", ""))
+                if termination == "error" and not record.get("error"):
+                    record["error"] = "search failed"
+                records.append(record)
+            self.write("search", records)
             self.progress("search", len(chunk))
 
     def judge_stage(self, jobs: Sequence[SearchJob]) -> None:
-        from cts_dataset.judges.base import JudgeItem
-        from cts_dataset.scoring.restore import score_instance
+        from cts_dataset.log import open_log
+        from cts_dataset.scoring.judging import JudgeJob, judge_items
 
-        todo = [j for j in jobs if record_key(j.key) not in self.store["judge"]]
+        assert self.store is not None
+        judged = self.store["judge"]
+
+        def pending(job: SearchJob) -> bool:
+            if record_key(job.key) not in self.store["search"]:  # type: ignore[index]
+                return False
+            record = judged.get(record_key(job.key))
+            return record is None or bool(self.config.retry_unscored and record.get("n_unscored"))
+
+        todo = [j for j in jobs if pending(j)]
+        calls = open_log(self.folder / "judge_calls.jsonl")
         self.progress.start("judge", len(todo))
-        for start in range(0, len(todo), self.batch):
-            chunk = todo[start:start + self.batch]
-            items = [JudgeItem(answer=self.store["search"].get(record_key(j.key))["answer"],
-                               nuggets=tuple(n.text for n in j.instance.nuggets), query=j.instance.fused_query,
-                               id=record_key(j.key)) for j in chunk]
-            judgements = self.judge.judge(items)
+        for chunk in self.chunks(todo):
+            items = [JudgeJob(id=record_key(j.key), query=j.instance.fused_query,
+                              answer=self.store["search"].get(record_key(j.key))["answer"],
+                              nuggets=tuple(n.text for n in j.instance.nuggets),
+                              weights=tuple(n.weight for n in j.instance.nuggets)) for j in chunk]
+            results = judge_items(self.judge, items, calls)
             records = []
-            for job, judgement in zip(chunk, judgements):
-                labels = list(judgement.labels)
-                score = score_instance([n.weight for n in job.instance.nuggets], judgement.labels)
-                records.append({**job.key, "labels": labels, "raw": judgement.raw, "evidence": judgement.evidence,
-                                "judge": _judge_name(self.judge), **score.as_dict()})
-            self.store["judge"].append(records)
+            for job, result in zip(chunk, results, strict=True):
+                record = {**job.key, **result}
+                if result.get("errors") and not record.get("error"):
+                    record["error"] = "; ".join(map(str, result["errors"]))[:2000]
+                records.append(record)
+            self.write("judge", records, replace_done=self.config.retry_unscored)
             self.progress("judge", len(chunk))
 
     # -- the whole run ------------------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
         from cts_dataset.pipeline.summary import summarise, write_summary
 
-        self.write_config()
+        self.store = RunStore(self.folder)
         try:
-            dialogues = self.dialogues()
-            play(self.store, dialogues, self.models["clarifier"], self.models["user_answerer"], self.settings,
-                 self.prompt_ids, self.batch, self.progress)
-            self.rewrite_stage(dialogues)
-            jobs = self.search_jobs()
-            self.search_stage(jobs)
-            self.judge_stage(jobs)
+            self.write_config()
+            try:
+                dialogues = self.dialogues()
+                play(self, dialogues)
+                self.rewrite_stage(dialogues)
+                jobs = self.search_jobs()
+                self.search_stage(jobs)
+                self.judge_stage(jobs)
+            finally:
+                self.progress.close()
+            summary = summarise(self, self.store)
+            write_summary(self.folder, summary)
+            return summary
         finally:
-            self.progress.close()
-        summary = summarise(self.config, self.instances, self.store)
-        write_summary(self.folder, summary)
-        return summary
-
-    def check_folder(self) -> None:
-        """Refuse a run folder that holds a run of another config or dataset (its records would mix)."""
-        path = self.folder / "config.json"
-        if not path.exists():
-            return
-        previous = json.loads(path.read_text())
-        current = json.loads(self.config.model_dump_json())
-        if _comparable(previous.get("config", {})) != _comparable(current) or \
-                previous.get("dataset_revision") != components.dataset_revision(self.config):
-            raise ValueError(f"{path}: this folder holds a run with another config or dataset; "
-                             "choose another --out-dir (or delete the folder to start over)")
+            self.store.close()
+            self.store = None
 
     def write_config(self) -> None:
+        """config.json: the run identity (written once, compared on every resume) and the resolved config
+        of the latest invocation (limit, budgets, conditions may grow)."""
         from cts_dataset import __version__
 
-        config = json.loads(self.config.model_dump_json())
         path = self.folder / "config.json"
+        previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        config = json.loads(self.config.model_dump_json())
+        config["out_dir"] = str(self.folder)
         resolved = {
+            "identity": self.run_identity,
             "config": config,
             "ctsbench_version": __version__,
             "dataset_revision": components.dataset_revision(self.config),
             "instances": len(self.instances),
             "models": {role: _model_description(model) for role, model in self.models.items()},
-            "searcher": getattr(self.searcher, "describe", lambda: type(self.searcher).__name__)(),
-            "judge": _judge_name(self.judge),
+            "searcher": self.run_identity["searcher"],
+            "judge": self.run_identity["judge"],
             "prompts": self.prompt_ids,
+            "invocations": previous.get("invocations", 0) + 1,
         }
-        path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n")
+        path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+
+
+def _repeat_of(item: Any) -> int:
+    return item[0].repeat if isinstance(item, tuple) else item.repeat
+
+
+def _settings_identity(settings: RoleSettings) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return {"sampling": asdict(settings.sampling), "chat_template_kwargs": dict(settings.chat_template_kwargs),
+            "structured": settings.structured}
+
+
+def _pick(stored: dict[str, Any] | None, like: dict[str, Any]) -> dict[str, Any] | None:
+    """The part of a stored identity that has the keys of ``like`` (the cheap, pre-load check)."""
+    if stored is None:
+        return None
+    picked: dict[str, Any] = {}
+    for key, value in like.items():
+        if key not in stored:
+            continue
+        if isinstance(value, dict) and isinstance(stored[key], dict):
+            picked[key] = _pick(stored[key], value)
+        else:
+            picked[key] = stored[key]
+    return picked
 
 
 def _model_description(model: Any) -> dict[str, Any]:
     spec = getattr(model, "spec", str(model))
     resolved = getattr(model, "model_spec", None)
-    description = {"spec": spec}
+    description: dict[str, Any] = {"spec": spec}
     if resolved is not None and hasattr(resolved, "to_dict"):
         description["resolved"] = resolved.to_dict()
     return description
-
-
-def _judge_name(judge: Any) -> str:
-    return getattr(judge, "spec", None) or getattr(judge, "name", None) or type(judge).__name__
-
-
-def _comparable(config: dict[str, Any]) -> dict[str, Any]:
-    """The config without settings that change how a run goes, not what it computes."""
-    return {k: v for k, v in config.items() if k not in ("cache", "batch_size")}

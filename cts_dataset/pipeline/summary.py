@@ -1,19 +1,20 @@
 """The run summary, recomputed from the stage files: scores with confidence intervals, gains over the
-baseline with a paired test, and the dialogue diagnostics (unknown rates, all-unknown at k)."""
+baseline with a paired test, the dialogue diagnostics (unknown rates, all-unknown at k), the answer
+channel (unparsed answers, disclosure), the prompt audit, errors per stage, and what produced it all."""
 
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.pipeline.config import RunConfig
 from cts_dataset.pipeline.store import RunStore, record_key
 from cts_dataset.records import Instance
 
 
-def condition_names(config: RunConfig) -> list[tuple[str, str, int | None]]:
+def condition_names(config: Any) -> list[tuple[str, str, int | None]]:
     """(label, condition, budget) in report order: baseline, clarify@k..., oracle."""
     names = []
     if "baseline" in config.conditions:
@@ -25,106 +26,273 @@ def condition_names(config: RunConfig) -> list[tuple[str, str, int | None]]:
     return names
 
 
-def _scores(store: RunStore, instances: Sequence[Instance], condition: str, budget: int | None, field: str) -> list[float | None]:
-    values = []
+def _judged(store: RunStore, instance: Instance, condition: str, budget: int | None, repeat: int = 0) -> dict | None:
+    return store["judge"].get(record_key({"instance": instance.id, "condition": condition, "budget": budget,
+                                          "repeat": repeat}))
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def instance_scores(store: RunStore, instances: Sequence[Instance], condition: str, budget: int | None,
+                    repeats: int, field: str = "restore_score_100") -> list[float | None]:
+    """One score per instance; for clarify@k with repeats, the mean over the repeats judged."""
+    rounds = range(repeats) if condition == "clarify" else range(1)
+    scores = []
     for instance in instances:
-        record = store["judge"].get(record_key({"instance": instance.id, "condition": condition, "budget": budget}))
-        values.append(None if record is None else record[field])
-    return values
+        found = [_judged(store, instance, condition, budget, r) for r in rounds]
+        scores.append(_mean([r[field] for r in found if r is not None]))
+    return scores
 
 
-def dialogue_diagnostics(config: RunConfig, instances: Sequence[Instance], store: RunStore) -> dict[str, Any]:
-    """Unknown rate per turn and the all-unknown rate at each budget k."""
+def _answers(store: RunStore, config: Any, instance: Instance, k: int, repeat: int) -> list[dict[str, Any]]:
+    group = k if config.show_budget else None
+    found = [store["answer"].get(record_key({"instance": instance.id, "condition": "clarify", "budget": group,
+                                             "turn": t, "repeat": repeat})) for t in range(1, k + 1)]
+    return [a for a in found if a is not None]
+
+
+def _rate(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+def dialogue_diagnostics(config: Any, instances: Sequence[Instance], store: RunStore) -> dict[str, Any]:
+    """Unknown rate per turn (over valid questions), all-unknown at each k, and the answer channel.
+
+    With a shown budget, per-turn figures come from the dialogues of the largest budget."""
     if "clarify" not in config.conditions:
         return {}
-
-    def answers(instance: Instance, k: int) -> list[dict[str, Any]]:
-        group = k if config.show_budget else None
-        found = [store["answer"].get(record_key({"instance": instance.id, "condition": "clarify", "budget": group, "turn": t}))
-                 for t in range(1, k + 1)]
-        return [a for a in found if a is not None]
-
     top = max(config.budgets)
+    rows = {k: [_answers(store, config, i, k, r) for r in range(config.repeats) for i in instances]
+            for k in sorted({*config.budgets, top})}
     per_turn = {}
     for turn in range(1, top + 1):
-        budget = top if config.show_budget else turn
-        rows = [answers(i, budget) for i in instances]
-        at_turn = [r[turn - 1] for r in rows if len(r) >= turn]
-        per_turn[str(turn)] = sum(a["unknown"] for a in at_turn) / len(at_turn) if at_turn else None
+        source = rows[top] if config.show_budget else rows.get(turn) or rows[top]
+        at_turn = [r[turn - 1] for r in source if len(r) >= turn and not r[turn - 1].get("invalid_question")]
+        per_turn[str(turn)] = _rate(sum(a["unknown"] for a in at_turn), len(at_turn))
     all_unknown = {}
     for k in config.budgets:
-        rows = [answers(i, k) for i in instances]
-        complete = [r for r in rows if len(r) == k]
-        all_unknown[str(k)] = sum(all(a["unknown"] for a in r) for r in complete) / len(complete) if complete else None
-    answered = [a for i in instances for a in answers(i, top) if not a["unknown"]]
-    asked = [a for i in instances for a in answers(i, top)]
+        complete = [r for r in rows[k] if len(r) == k]
+        all_unknown[str(k)] = _rate(sum(all(a["unknown"] or a.get("invalid_question") for a in r) for r in complete),
+                                    len(complete))
+    asked = [a for r in rows[top] for a in r]
+    valid = [a for a in asked if not a.get("invalid_question")]
+    answered = [a for a in valid if not a["unknown"]]
+    shares = [a["disclosure"]["intent_share"] for a in answered if a.get("disclosure")]
+    revealing = [a for a in answered if a.get("disclosure", {}).get("constraints")]
+    beyond = [a for a in answered if a.get("disclosure", {}).get("beyond_question")]
     return {
         "unknown_rate_per_turn": per_turn,
         "all_unknown_rate_at_k": all_unknown,
         "answers": len(asked),
-        "invalid_questions": sum(a["skipped"] for a in asked),
+        "invalid_questions": len(asked) - len(valid),
+        "unparsed_answers": sum(1 for a in valid if a.get("unparsed")),
         "unfaithful_answers": sum(bool(a["unsupported"]) for a in answered),
-        "unfaithful_rate": sum(bool(a["unsupported"]) for a in answered) / len(answered) if answered else None,
+        "unfaithful_rate": _rate(sum(bool(a["unsupported"]) for a in answered), len(answered)),
+        "disclosure": {
+            "answers_revealing_a_constraint": len(revealing),
+            "constraints_revealed_per_question": _rate(sum(len(a["disclosure"]["constraints"]) for a in answered),
+                                                       len(valid)),
+            "mean_intent_share_per_answer": _mean(shares),
+            "answers_beyond_the_question": len(beyond),
+            "beyond_the_question_rate": _rate(len(beyond), len(answered)),
+        },
     }
 
 
-def summarise(config: RunConfig, instances: Sequence[Instance], store: RunStore) -> dict[str, Any]:
-    from cts_dataset.scoring.restore import mean_score
+def audit_summary(store: RunStore) -> dict[str, Any]:
+    """Clarifier and rewriter requests that held intent words the dialogue does not explain."""
+    found: dict[str, Any] = {}
+    for stage, role in (("clarify", "clarifier"), ("rewrite", "rewriter")):
+        records = list(store[stage].records.values())
+        leaking = [r for r in records if r.get("leaks")]
+        found[role] = {"requests": len(records), "leaking": len(leaking),
+                       "examples": [{"key": record_key(r), "words": r["leaks"]} for r in leaking[:5]]}
+    found["leaks"] = found["clarifier"]["leaking"] + found["rewriter"]["leaking"]
+    return found
+
+
+def guard_counts(store: RunStore) -> dict[str, int]:
+    """What the role guards did: re-asked and still invalid questions, replaced answers, guarded rewrites."""
+    clarify = list(store["clarify"].records.values())
+    answers = list(store["answer"].records.values())
+    rewrites = list(store["rewrite"].records.values())
+    return {
+        "questions_reasked": sum(1 for r in clarify if r.get("reasked")),
+        "questions_invalid_after_reask": sum(1 for r in clarify if r.get("reasked") and not r.get("valid")),
+        "questions_invalid": sum(1 for r in clarify if not r.get("valid") and not r.get("error")),
+        "answers_unparsed": sum(1 for r in answers if r.get("unparsed")),
+        "answers_replaced_by_unknown": sum(1 for r in answers if r.get("replaced")),
+        "rewrites_guarded": sum(1 for r in rewrites if r.get("guarded")),
+        "rewrites_nothing_elicited": sum(1 for r in rewrites if r.get("nothing_elicited")),
+    }
+
+
+def length_limited(store: RunStore) -> dict[str, int]:
+    """Replies that hit max_tokens with no content, per role (a reasoning model with too small a cap)."""
+    stages = {"clarifier": "clarify", "user_answerer": "answer", "rewriter": "rewrite"}
+    return {role: sum(1 for r in store[stage].records.values() if r.get("empty_at_length"))
+            for role, stage in stages.items()}
+
+
+def _repeat_spread(store: RunStore, instances: Sequence[Instance], budget: int, repeats: int) -> dict[str, Any]:
+    means = [_mean([r["restore_score_100"] for i in instances if (r := _judged(store, i, "clarify", budget, rep))])
+             for rep in range(repeats)]
+    present = [m for m in means if m is not None]
+    return {"repeats": repeats, "mean_per_repeat": means,
+            "sd_of_repeat_means": statistics.stdev(present) if len(present) > 1 else None}
+
+
+def summarise(run: Any, store: RunStore) -> dict[str, Any]:
+    """The summary of a run (``run`` is the Experiment: config, instances, models, searcher, judge)."""
+    from cts_dataset.markdown import offline_judge_note
     from cts_dataset.scoring.stats import bootstrap_ci, paired_test
 
+    config, instances = run.config, run.instances
     conditions: dict[str, Any] = {}
-    baseline = _scores(store, instances, "baseline", None, "restore_score_100") if "baseline" in config.conditions else None
+    baseline = instance_scores(store, instances, "baseline", None, 1) if "baseline" in config.conditions else None
     for label, condition, budget in condition_names(config):
-        scores = _scores(store, instances, condition, budget, "restore_score_100")
-        judged = [store["judge"].get(record_key({"instance": i.id, "condition": condition, "budget": budget})) for i in instances]
+        scores = instance_scores(store, instances, condition, budget, config.repeats)
+        rounds = range(config.repeats) if condition == "clarify" else range(1)
+        judged = [r for i in instances for rep in rounds if (r := _judged(store, i, condition, budget, rep))]
         entry: dict[str, Any] = {
             "restore_score_100": bootstrap_ci(scores).as_dict(),
-            "strict_100": mean_score(_scores(store, instances, condition, budget, "strict_100")),
-            "unweighted_100": mean_score(_scores(store, instances, condition, budget, "unweighted_100")),
+            "strict_100": _mean(instance_scores(store, instances, condition, budget, config.repeats, "strict_100")),
+            "unweighted_100": _mean(instance_scores(store, instances, condition, budget, config.repeats, "unweighted_100")),
             "instances": len(instances),
+            "scored_instances": sum(1 for s in scores if s is not None),
             "unscored_instances": sum(1 for s in scores if s is None),
-            "unscored_nuggets": sum(r["n_unscored"] for r in judged if r is not None),
+            "unscored_nuggets": sum(r["n_unscored"] for r in judged),
         }
         if baseline is not None and condition != "baseline":
-            entry["gain_over_baseline"] = paired_test(scores, baseline).as_dict()
+            pairs = sum(1 for a, b in zip(scores, baseline, strict=True) if a is not None and b is not None)
+            entry["gain_over_baseline"] = {**paired_test(scores, baseline).as_dict(), "n_pairs": pairs}
+        if condition == "clarify" and config.repeats > 1 and budget is not None:
+            entry["repeats"] = _repeat_spread(store, instances, budget, config.repeats)
         conditions[label] = entry
+    judge = run.run_identity["judge"]
+    judge_name = judge.get("name") if isinstance(judge, dict) else str(judge)
+    audit = audit_summary(store)
     return {
-        "run": str(config.out_dir),
-        "clarifier": config.clarifier if isinstance(config.clarifier, str) else config.clarifier.get("model", str(config.clarifier)),
+        "run": str(run.folder),
+        "clarifier": run.models["clarifier"].spec,
+        "models": {role: model.spec for role, model in run.models.items()},
+        "searcher": _searcher_label(run.run_identity["searcher"]),
+        "judge": judge_name,
+        "judge_prompt": _judge_prompt(judge),
+        "judge_note": offline_judge_note(judge_name or ""),
         "preset": config.preset,
+        "dataset": config.dataset,
+        "dataset_revision": run.run_identity["dataset_revision"],
+        "ctsbench_version": run.run_identity["ctsbench_version"],
         "instances": len(instances),
+        "repeats": config.repeats,
         "conditions": conditions,
         "dialogue": dialogue_diagnostics(config, instances, store),
+        "audit": audit,
+        "guards": {"answer_mode": config.answer_mode, "clarifier_reask": config.clarifier_reask,
+                   "rewriter_guard": config.rewriter_guard, **guard_counts(store)},
+        "empty_at_length": length_limited(store),
+        "errors": store.errors(),
+        "error_examples": {stage: [{"key": record_key(r), "error": str(r["error"])[:300]} for r in file.errors()[:3]]
+                           for stage, file in store.stages.items() if file.errors()},
+        "warnings": warnings(audit, length_limited(store), store.errors(), config),
     }
 
 
-def _fmt(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+def _judge_prompt(judge: Any) -> str | None:
+    prompt = judge.get("prompt") if isinstance(judge, dict) else None
+    if isinstance(prompt, dict):
+        return f"{prompt.get('id')} {str(prompt.get('hash'))[:12]}"
+    return None
+
+
+def _searcher_label(described: Any) -> str:
+    if isinstance(described, dict):
+        parts = [str(described.get("kind", "")), str(described.get("model") or ""), str(described.get("tool") or "")]
+        return " ".join(p for p in parts if p)
+    return str(described)
+
+
+def warnings(audit: dict[str, Any], empty: dict[str, int], errors: dict[str, int], config: Any) -> list[str]:
+    """What a reader of the numbers must know first."""
+    found = []
+    if audit["leaks"]:
+        found.append(f"LEAK: {audit['leaks']} clarifier/rewriter request(s) held words of the hidden intent that the "
+                     "dialogue does not explain; see summary.json audit and the records' `leaks` fields")
+    for role, count in empty.items():
+        if count:
+            cap = (config.generation.get(role).max_tokens if config.generation.get(role) else None) or "the default"
+            found.append(f"{role}: {count} repl(ies) hit max_tokens ({cap}) with no content: a reasoning model? "
+                         f"raise it with --generation {role}.max_tokens=N")
+    if any(errors.values()):
+        shown = ", ".join(f"{stage} {n}" for stage, n in errors.items() if n)
+        found.append(f"errors: {shown} request(s) failed after retries; rerun the same command to retry only them")
+    return found
 
 
 def render_markdown(summary: dict[str, Any]) -> str:
-    lines = [f"# ctsbench run: {summary['run']}", "",
-             f"Clarifier `{summary['clarifier']}`, preset `{summary['preset']}`, {summary['instances']} instances.", "",
-             "| condition | restore_score_100 | 95% CI | strict | unweighted | gain vs baseline | p | unscored (inst/nuggets) |",
-             "|---|---|---|---|---|---|---|---|"]
+    from cts_dataset.markdown import fmt, table
+
+    lines = [f"# ctsbench run: {summary['run']}", ""]
+    lines += [f"> **warning** {w}" for w in summary.get("warnings", [])]
+    if summary.get("warnings"):
+        lines.append("")
+    models = summary.get("models", {})
+    lines += [f"Clarifier `{summary['clarifier']}`, user answerer `{models.get('user_answerer')}`, rewriter "
+              f"`{models.get('rewriter')}`, searcher `{summary.get('searcher')}`, judge `{summary.get('judge')}`"
+              + (f" (prompt `{summary['judge_prompt']}`)" if summary.get("judge_prompt") else "") + "; preset "
+              f"`{summary['preset']}`, dataset `{summary.get('dataset')}` rev `{summary.get('dataset_revision')}`, "
+              f"{summary['instances']} instances" + (f", {summary['repeats']} repeats" if summary.get("repeats", 1) > 1 else "")
+              + f"; ctsbench {summary.get('ctsbench_version')}.", ""]
+    if summary.get("judge_note"):
+        lines += [summary["judge_note"], ""]
+    rows = []
     for label, entry in summary["conditions"].items():
         score = entry["restore_score_100"]
         gain = entry.get("gain_over_baseline") or {}
-        lines.append(f"| {label} | {_fmt(score['mean'])} | [{_fmt(score['low'])}, {_fmt(score['high'])}] | "
-                     f"{_fmt(entry['strict_100'])} | {_fmt(entry['unweighted_100'])} | {_fmt(gain.get('mean_difference'))} | "
-                     f"{_fmt(gain.get('p_value'), 3)} | {entry['unscored_instances']}/{entry['unscored_nuggets']} |")
+        rows.append([label, fmt(score["mean"]), f"[{fmt(score['low'])}, {fmt(score['high'])}]", fmt(entry["strict_100"]),
+                     fmt(entry["unweighted_100"]), fmt(gain.get("mean_difference")), fmt(gain.get("p_value"), 3),
+                     str(gain.get("n_pairs", "-")), f"{entry['unscored_instances']}/{entry['unscored_nuggets']}"])
+    lines += table(["condition", "restore_score_100", "95% CI", "strict", "unweighted", "gain vs baseline", "p",
+                    "pairs", "unscored (inst/nuggets)"], rows)
     dialogue = summary.get("dialogue") or {}
     if dialogue:
-        lines += ["", "## Dialogue", "", "| turn | unknown rate |", "|---|---|"]
-        lines += [f"| {t} | {_fmt(v, 3)} |" for t, v in dialogue["unknown_rate_per_turn"].items()]
-        lines += ["", "| budget k | all-unknown rate |", "|---|---|"]
-        lines += [f"| {k} | {_fmt(v, 3)} |" for k, v in dialogue["all_unknown_rate_at_k"].items()]
-        lines += ["", f"Answers: {dialogue['answers']}; invalid questions: {dialogue['invalid_questions']}; "
-                      f"answers with words the intent does not contain: {dialogue['unfaithful_answers']} "
-                      f"(rate {_fmt(dialogue['unfaithful_rate'], 3)})."]
+        lines += ["", "## Dialogue", ""]
+        lines += table(["turn", "unknown rate"], [[t, fmt(v, 3)] for t, v in dialogue["unknown_rate_per_turn"].items()])
+        lines.append("")
+        lines += table(["budget k", "all-unknown rate"], [[k, fmt(v, 3)] for k, v in dialogue["all_unknown_rate_at_k"].items()])
+        d = dialogue["disclosure"]
+        lines += ["", (f"Answers: {dialogue['answers']}; invalid questions (not asked, counted apart from unknown): "
+                      f"{dialogue['invalid_questions']}; unparsed answers (treated as unknown, never forwarded): "
+                      f"{dialogue['unparsed_answers']}; answers with words the intent does not contain: "
+                      f"{dialogue['unfaithful_answers']} (rate {fmt(dialogue['unfaithful_rate'], 3)})."),
+                  "", (f"Disclosure: {d['answers_revealing_a_constraint']} answers revealed a removed constraint "
+                      f"({fmt(d['constraints_revealed_per_question'], 3)} per question); mean share of the intent's "
+                      f"hidden words per answer {fmt(d['mean_intent_share_per_answer'], 3)}; answers revealing more "
+                      f"than the question asked: {d['answers_beyond_the_question']} "
+                      f"(rate {fmt(d['beyond_the_question_rate'], 3)}).")]
+    audit = summary.get("audit") or {}
+    if audit:
+        lines += ["", (f"Prompt audit: {audit['clarifier']['leaking']} of {audit['clarifier']['requests']} clarifier and "
+                      f"{audit['rewriter']['leaking']} of {audit['rewriter']['requests']} rewriter requests held "
+                      "intent words the dialogue does not explain.")]
+    guards = summary.get("guards") or {}
+    if guards:
+        lines += ["", (f"Role guards (answer mode `{guards['answer_mode']}`): questions re-asked "
+                       f"{guards['questions_reasked']}, invalid {guards['questions_invalid']}; answers unparsed "
+                       f"{guards['answers_unparsed']}, replaced by unknown {guards['answers_replaced_by_unknown']}; "
+                       f"rewrites replaced by the deterministic rewrite {guards['rewrites_guarded']}, kept as the "
+                       f"query with nothing elicited {guards['rewrites_nothing_elicited']}.")]
+    errors = summary.get("errors") or {}
+    if any(errors.values()):
+        lines += ["", "Errors (failed after retries; a rerun retries them): "
+                  + ", ".join(f"{stage} {n}" for stage, n in errors.items() if n) + "."]
     return "\n".join(lines) + "\n"
 
 
 def write_summary(folder: Path, summary: dict[str, Any]) -> None:
-    (folder / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    (folder / "summary.md").write_text(render_markdown(summary))
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / "summary.md").write_text(render_markdown(summary), encoding="utf-8")

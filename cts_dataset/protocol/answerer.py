@@ -1,7 +1,9 @@
 """The User Answerer: answers a question only from what the hidden intent states, else ``unknown``.
 
-Answers are checked for fidelity: content words that do not occur in the intent are flagged (the
-simulator invented something), never silently accepted.
+The answer is the only channel from the intent to the clarifier and the rewriter, so it is guarded:
+a reply that is not the requested JSON is never forwarded (it may echo the intent): it becomes
+``unknown`` and is counted as unparsed; a failed request forwards nothing and is retried on a rerun.
+Content words that do not occur in the intent are flagged (the simulator invented something).
 """
 
 from __future__ import annotations
@@ -9,12 +11,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from cts_dataset.models.base import ChatModel, ChatRequest, StructuredOutput
-from cts_dataset.protocol.roles import RoleSettings, first_line
+from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
+from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
+from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.text import tokenize
 
 ROLE = "user_answerer"
 ANSWER_SCHEMA = {
@@ -31,8 +33,11 @@ _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 class Answer:
     text: str  # the answer, or exactly "unknown"
     raw: str
-    parsed: bool  # False when the reply was not the requested JSON (its text was used as is)
+    parsed: bool  # False when the reply was not the requested JSON: then the text is "unknown"
     unsupported: tuple[str, ...]  # content words of the answer that the intent does not contain
+    error: str = ""  # the request failed after retries: nothing is forwarded
+    empty_at_length: bool = False  # the reply hit max_tokens with no content (a reasoning model?)
+    replaced: str = ""  # an answer the guard turned into "unknown" (it held content the intent lacks)
 
     @property
     def is_unknown(self) -> bool:
@@ -43,10 +48,11 @@ class Answer:
         return not self.unsupported
 
 
-def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "") -> ChatRequest:
+def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "", mode: AnswerMode = "off") -> ChatRequest:
     prompt = settings.prompt("answerer", view.language)
     messages = prompt.render(fused_query=view.fused_query, question=view.question)
-    return settings.request(ROLE, messages, tag, StructuredOutput(json_schema=ANSWER_SCHEMA))
+    schema = span_schema(view.fused_query, view.language) if mode == "spans" else ANSWER_SCHEMA
+    return settings.request(ROLE, messages, tag, StructuredOutput(json_schema=schema))
 
 
 def normalise(answer: str) -> str:
@@ -56,8 +62,8 @@ def normalise(answer: str) -> str:
 
 
 def parse_answer(raw: str, fused_query: str) -> Answer:
-    parsed = False
-    text = first_line(raw)
+    """The answer of a reply; anything but ``{"answer": "..."}`` is ``unknown`` (never the raw text)."""
+    parsed, text = False, UNKNOWN
     match = _JSON_OBJECT.search(raw)
     if match:
         try:
@@ -71,14 +77,21 @@ def parse_answer(raw: str, fused_query: str) -> Answer:
     return Answer(text=text, raw=raw, parsed=parsed, unsupported=unsupported)
 
 
-def unsupported_words(answer: str, fused_query: str) -> tuple[str, ...]:
-    intent = set(tokenize(fused_query))
-    return tuple(dict.fromkeys(w for w in tokenize(answer) if w not in intent))
-
-
-def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettings, tags: Sequence[str] = ()) -> list[Answer]:
-    """One answer per view, all in one model batch."""
+def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettings, tags: Sequence[str] = (),
+           mode: AnswerMode = "off") -> list[Answer]:
+    """One answer per view, all in one model batch, guarded by ``mode`` (see :mod:`.role_guards`)."""
     tags = list(tags) or [""] * len(views)
-    requests = [answerer_request(v, settings, t) for v, t in zip(views, tags, strict=True)]
+    requests = [answerer_request(v, settings, t, mode) for v, t in zip(views, tags, strict=True)]
     responses = model.complete(requests)
-    return [parse_answer(r.text, v.fused_query) for r, v in zip(responses, views, strict=True)]
+    return [_answer_of(r, v, mode) for r, v in zip(responses, views, strict=True)]
+
+
+def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode) -> Answer:
+    if response.failed:
+        return Answer(text=UNKNOWN, raw="", parsed=False, unsupported=(), error=response.error)
+    answer = parse_answer(response.text, view.fused_query)
+    if response.finish_reason == "length" and not response.text.strip():
+        answer = replace(answer, empty_at_length=True)
+    if mode != "off" and answer.unsupported:
+        answer = replace(answer, text=UNKNOWN, replaced=answer.text)
+    return answer

@@ -1,65 +1,55 @@
-"""Versioned prompts: one YAML file per role and version, with a system and a user template per language.
+"""Versioned protocol prompts: one YAML file per role and version, a system and a user template (and
+fragments) per language; or a user's YAML file of the same format (a clarifier of one's own).
 
-Every rendered request records the prompt id (``role/version/language``) and a hash of the template,
-so results name the exact prompt that produced them.
+Every rendered request records the prompt id and hash (:mod:`cts_dataset.prompts`): a shipped prompt is
+``role/version/language`` (``clarifier/v1/en``), a user's file ``role/<file name>/language``.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+import os
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
-import yaml
-
-from cts_dataset.templates import fill, placeholders
+from cts_dataset.prompts import ChatPrompt, PromptError, load_chat_prompt, placeholders_of
 
 LANGUAGES = ("en", "zh")
+Prompt = ChatPrompt
 
-
-@dataclass(frozen=True)
-class Prompt:
-    role: str
-    version: str
-    language: str
-    system: str
-    user: str
-    fragments: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def id(self) -> str:
-        return f"{self.role}/{self.version}/{self.language}"
-
-    @property
-    def hash(self) -> str:
-        text = "\0".join([self.system, self.user, *(f"{k}={v}" for k, v in self.fragments)])
-        return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-    def fragment(self, name: str, **values: str) -> str:
-        """A small language-specific piece (e.g. a turn note) filled with its own values."""
-        return fill(dict(self.fragments)[name], values)
-
-    def render(self, **values: str) -> list[dict[str, str]]:
-        """Chat messages; every placeholder must get a value and every value a placeholder."""
-        system_keys = placeholders(self.system)
-        system = fill(self.system, {k: v for k, v in values.items() if k in system_keys})
-        user = fill(self.user, {k: v for k, v in values.items() if k not in system_keys})
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+__all__ = ["LANGUAGES", "Prompt", "PromptError", "load_prompt", "load_prompt_file"]
 
 
 @cache
-def load_prompt(role: str, version: str, language: str) -> Prompt:
-    """The prompt of a role, version and language (e.g. ``clarifier``, ``v1``, ``en``)."""
-    name = f"{role}.{version}.yaml"
+def load_prompt(role: str, version: str, language: str) -> ChatPrompt:
+    """The shipped prompt of a role, version and language (e.g. ``clarifier``, ``v1``, ``en``)."""
     folder = resources.files("cts_dataset.protocol").joinpath("prompts")
-    if not folder.joinpath(name).is_file():
+    source = folder.joinpath(f"{role}.{version}.yaml")
+    if not source.is_file():
         known = sorted(p.name for p in folder.iterdir() if p.name.endswith(".yaml"))
-        raise FileNotFoundError(f"no prompt file {name}; known: {', '.join(known)}")
-    data = yaml.safe_load(folder.joinpath(name).read_text(encoding="utf-8"))
-    if language not in data:
-        raise KeyError(f"prompt {name} has no language {language!r}; it has {sorted(data)}")
-    entry = dict(data[language])
-    system, user = entry.pop("system").strip(), entry.pop("user").strip()
-    fragments = tuple(sorted((k, str(v).strip()) for k, v in entry.items()))
-    return Prompt(role, version, language, system, user, fragments)
+        raise PromptError(f"no prompt file {role}.{version}.yaml; shipped: {', '.join(known)}")
+    return load_chat_prompt(source, f"{role}/{version}/{language}", section=language)
+
+
+def load_prompt_file(path: str | os.PathLike, role: str, language: str, reference: str = "v1") -> ChatPrompt:
+    """A role's prompt from a user's YAML file, in the format of the shipped ``<role>.<reference>.yaml``.
+
+    The file must give every field of the shipped prompt with the same placeholders (the role fills
+    exactly those); extra fields are allowed. Read once per process and path.
+    """
+    return _load_file(str(Path(path).resolve()), role, language, reference)
+
+
+@cache
+def _load_file(path: str, role: str, language: str, reference: str) -> ChatPrompt:
+    prompt = load_chat_prompt(Path(path), f"{role}/{Path(path).name}/{language}", section=language)
+    shipped = load_prompt(role, reference, language)
+    mine = {"system": prompt.system, "user": prompt.user, **dict(prompt.fragments)}
+    for field, template in (("system", shipped.system), ("user", shipped.user), *shipped.fragments):
+        if field not in mine:
+            raise PromptError(f"{prompt.where(field)}: missing (the {role} prompt needs it)")
+        needed, found = placeholders_of(template, shipped.where(field)), placeholders_of(mine[field], prompt.where(field))
+        if found != needed:
+            raise PromptError(f"{prompt.where(field)}: placeholders {sorted(found)}, but the {role} role "
+                              f"fills {sorted(needed)}")
+    return prompt

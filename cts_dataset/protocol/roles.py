@@ -13,15 +13,21 @@ from cts_dataset.protocol.views import QA
 
 @dataclass(frozen=True)
 class RoleSettings:
-    """How a role calls its model: prompt version, sampling, template kwargs, structured output."""
+    """How a role calls its model: prompt (a shipped version or a YAML file path), sampling, template
+    kwargs, structured output."""
 
     prompt_version: str = "v1"
     sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=128))
     # Model-specific template kwargs (Qwen3's enable_thinking) come from the model's registry entry.
     chat_template_kwargs: tuple[tuple[str, object], ...] = ()
     structured: bool = True
+    sample_index: int = 0  # the repeat of a sampled role: another sample of the same request
 
     def prompt(self, role: str, language: str) -> Prompt:
+        if self.prompt_version.endswith((".yaml", ".yml")):
+            from cts_dataset.protocol.prompts import load_prompt_file
+
+            return load_prompt_file(self.prompt_version, role, language)
         return load_prompt(role, self.prompt_version, language)
 
     def request(self, role: str, messages: list[dict[str, str]], tag: str,
@@ -29,7 +35,7 @@ class RoleSettings:
         return ChatRequest.of(
             messages, sampling=self.sampling, role=role, tag=tag,
             structured=structured if self.structured else None,
-            chat_template_kwargs=dict(self.chat_template_kwargs),
+            chat_template_kwargs=dict(self.chat_template_kwargs), sample_index=self.sample_index,
         )
 
 

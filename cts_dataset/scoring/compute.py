@@ -16,36 +16,50 @@ def _nugget_fields(nugget: Any) -> tuple[str, float]:
     return str(nugget.text), float(nugget.weight)  # a records.Nugget
 
 
-def judge_labels(predictions: Sequence[str], texts: Sequence[Sequence[str]], judge: Any,
-                 judge_options: Mapping[str, Any] | None = None) -> tuple[list[list[Any]], str, list[list[str]]]:
-    """(labels, judge name, raw outputs) from a judge object or spec (see ``judges.make_judge``)."""
-    from cts_dataset.judges import JudgeItem, make_judge
+def judge_records(predictions: Sequence[str], references: Sequence[Sequence[tuple[str, float]]], judge: Any,
+                  judge_options: Mapping[str, Any] | None = None,
+                  queries: Sequence[str] | None = None) -> tuple[list[dict[str, Any]], Any]:
+    """The judge's records (see ``scoring.judging.judge_items``) and the judge built from a spec or object."""
+    from cts_dataset.judges import make_judge
+    from cts_dataset.scoring.judging import JudgeJob, judge_items
 
     built = make_judge(judge, **dict(judge_options or {}))
-    items = [JudgeItem(answer=p or "", nuggets=tuple(t), id=str(i)) for i, (p, t) in enumerate(zip(predictions, texts))]
-    judgements = built.judge(items)
-    return [j.labels for j in judgements], built.name, [j.raw for j in judgements]
+    jobs = [JudgeJob(id=str(i), query=(queries[i] or "") if queries is not None else "", answer=p or "",
+                     nuggets=tuple(t for t, _ in row), weights=tuple(w for _, w in row))
+            for i, (p, row) in enumerate(zip(predictions, references, strict=True))]
+    return judge_items(built, jobs), built
 
 
 def restore_score(predictions: Sequence[str], references: Sequence[Sequence[Any]],
                   labels: Sequence[Sequence[Any]] | None = None, judge: Any = None,
                   judge_options: Mapping[str, Any] | None = None, confidence: float = 0.95,
-                  seed: int = 0) -> dict[str, Any]:
+                  seed: int = 0, queries: Sequence[str] | None = None) -> dict[str, Any]:
     """restore_score_100 (mean), strict and unweighted variants, per-instance scores, unscored counts.
 
     ``references[i]`` is the nugget list of instance i (dicts with ``text`` and ``weight``, or Nugget
     records). Give either ``labels`` (per instance, one of full/partial/none/None per nugget) or a
-    ``judge`` (``"lexical"``, ``"embedding"``, a model spec, or a judge object).
+    ``judge`` (``"lexical"``, ``"embedding"``, a model spec, or a judge object). ``queries`` (one per
+    prediction: the question each answer responds to) go to the judge, as ``ctsbench score`` and
+    ``ctsbench run`` give it; ``queries_given`` in the result says whether they were.
     """
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     if (labels is None) == (judge is None):
         raise ValueError("give exactly one of labels= (precomputed) or judge= (a name, model spec or object)")
+    if queries is not None and len(queries) != len(predictions):
+        raise ValueError(f"{len(predictions)} predictions but {len(queries)} queries")
     fields = [[_nugget_fields(n) for n in nuggets] for nuggets in references]
     weights = [[w for _, w in row] for row in fields]
-    judge_name, raw = "precomputed", None
+    judge_name, extra = "precomputed", {}
     if labels is None:
-        labels, judge_name, raw = judge_labels(predictions, [[t for t, _ in row] for row in fields], judge, judge_options)
+        from cts_dataset.scoring.judging import judge_prompt
+
+        records, built = judge_records(predictions, fields, judge, judge_options, queries)
+        labels, judge_name = [r["labels"] for r in records], built.name
+        prompt_id, prompt_hash = judge_prompt(built)
+        extra = {"judge_prompt": prompt_id, "judge_prompt_hash": prompt_hash, "judge_raw": [r["raw"] for r in records]}
+        if any(r["errors"] for r in records):
+            extra["judge_errors"] = [r["errors"] for r in records]
     if len(labels) != len(references):
         raise ValueError(f"{len(labels)} label lists but {len(references)} references")
     for i, (row, given) in enumerate(zip(weights, labels)):
@@ -64,7 +78,7 @@ def restore_score(predictions: Sequence[str], references: Sequence[Sequence[Any]
         "per_instance_unscored_nuggets": [s.n_unscored for s in scores],
         "labels": clean,
         "judge": judge_name,
+        "queries_given": queries is not None,
+        **extra,
     }
-    if raw is not None:
-        result["judge_raw"] = raw
     return result

@@ -6,11 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.markdown import fmt, offline_judge_note, table
 from cts_dataset.scoring.restore import mean_score
 from cts_dataset.scoring.stats import bootstrap_ci
-
-OFFLINE_NOTE = ("The {judge} judge is an offline approximation for smoke runs and cheap bounds; "
-                "its scores are not comparable with published restore_score numbers.")
 
 
 def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidates: str, n_gold: int,
@@ -41,26 +39,27 @@ def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidate
     }
 
 
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
-
-
 def markdown(summary: dict[str, Any]) -> str:
     low, high = summary["restore_score_100_ci95"]
+    prompt = summary.get("judge_prompt")
     lines = [
         "# restore_score summary", "",
-        f"- judge: `{summary['judge']}`", f"- gold: `{summary['gold']}`", f"- candidates: `{summary['candidates']}`", "",
-        "| metric | value |", "|---|---|",
-        f"| restore_score_100 | {_fmt(summary['restore_score_100'])} (95% CI {_fmt(low)}-{_fmt(high)}) |",
-        f"| strict_100 | {_fmt(summary['strict_100'])} |",
-        f"| unweighted_100 | {_fmt(summary['unweighted_100'])} |",
-        f"| restore_score_100, missing candidates as 0 | {_fmt(summary['restore_score_100_missing_as_zero'])} |",
-        f"| items judged / scored / unscored | {summary['n_judged']} / {summary['n_scored_items']} / {summary['n_unscored_items']} |",
-        f"| nuggets / unscored | {summary['n_nuggets']} / {summary['n_unscored_nuggets']} |",
-        f"| gold / candidates | {summary['n_gold']} / {summary['n_candidates']} |", "",
+        f"- judge: `{summary['judge']}`" + (f" (prompt `{prompt}`, hash `{summary.get('judge_prompt_hash')}`)"
+                                            if prompt else ""),
+        f"- gold: `{summary['gold']}`", f"- candidates: `{summary['candidates']}`", "",
+        *table(["metric", "value"], [
+            ["restore_score_100", f"{fmt(summary['restore_score_100'])} (95% CI {fmt(low)}-{fmt(high)})"],
+            ["strict_100", fmt(summary["strict_100"])],
+            ["unweighted_100", fmt(summary["unweighted_100"])],
+            ["restore_score_100, missing candidates as 0", fmt(summary["restore_score_100_missing_as_zero"])],
+            ["items judged / scored / unscored",
+             f"{summary['n_judged']} / {summary['n_scored_items']} / {summary['n_unscored_items']}"],
+            ["nuggets / unscored", f"{summary['n_nuggets']} / {summary['n_unscored_nuggets']}"],
+            ["gold / candidates", f"{summary['n_gold']} / {summary['n_candidates']}"],
+        ]), "",
     ]
-    if summary["judge"] in ("lexical", "embedding"):
-        lines += [OFFLINE_NOTE.format(judge=summary["judge"]), ""]
+    if note := offline_judge_note(summary["judge"]):
+        lines += [note, ""]
     for key, title in (("candidates_without_gold", "Candidates without gold (not scored)"),
                        ("gold_without_candidate", "Gold without a candidate (not scored)"),
                        ("unscored_items", "Unscored items (no nugget could be labelled)"),

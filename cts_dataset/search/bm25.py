@@ -21,10 +21,11 @@ INDEX_FORMAT = 1
 
 
 def documents_fingerprint(documents: Sequence[Document]) -> str:
-    """A hash of the documents' ids and text: it names the index built from them."""
+    """A hash of every field that is indexed or shown (id, title, description, text): it names the index
+    and the tool, so a change to any of them rebuilds the index and renames the tool."""
     digest = hashlib.sha256()
-    for document in documents:
-        digest.update(document.id.encode() + b"\0" + document.title.encode() + b"\0" + document.text.encode() + b"\1")
+    for d in documents:  # a JSON array per document: unambiguous field boundaries
+        digest.update(json.dumps([d.id, d.title, d.description, d.text], ensure_ascii=False).encode() + b"\n")
     return digest.hexdigest()[:16]
 
 

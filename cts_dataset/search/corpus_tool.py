@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from cts_dataset.corpus import doc_url
 from cts_dataset.records import Document
-from cts_dataset.search.bm25 import BM25Index
+from cts_dataset.search.bm25 import INDEX_FORMAT, BM25Index
 from cts_dataset.search.tool import Page, SearchHit, cut_words
+from cts_dataset.text import TOKENIZER_VERSION
 
 _URL_PREFIX = doc_url("")
 
@@ -43,6 +45,12 @@ class CorpusSearchTool:
         from cts_dataset.jsonl import read_records
 
         return cls(read_records(path, "document"), cache_root, **kwargs)
+
+    def describe(self) -> dict[str, Any]:
+        """What changes this tool's outputs: the documents, the tokenizer and index format, the snippet size."""
+        return {"name": self.name, "fingerprint": self.index.fingerprint, "documents": len(self.index.documents),
+                "tokenizer": TOKENIZER_VERSION, "index_format": INDEX_FORMAT, "snippet_chars": self.snippet_chars,
+                "engine_label": self.engine_label}
 
     def hit(self, document: Document, score: float) -> SearchHit:
         return SearchHit(doc_id=document.id, title=document.title, url=doc_url(document.id),

@@ -1,60 +1,30 @@
-"""Versioned prompt files and their checked rendering.
+"""The search package's versioned prompt files: ``prompts/<name>.<version>.txt``.
 
-A prompt is the file ``prompts/<name>.<version>.txt`` (one file per version, never edited once
-used: a change is a new version). Placeholders are ``$name`` (``$$`` is a literal dollar), so JSON
-examples need no escaping. Rendering fails on a missing or an extra variable, and every output records
-the prompt's id and content hash.
+One file per version, never edited once used: a change is a new version. Loading, checked rendering
+and the identity (id ``name.version``, hash of the file's bytes) are :mod:`cts_dataset.prompts`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from cts_dataset.templates import TemplateError, fill, placeholders
+from cts_dataset.prompts import PromptError, TextPrompt, load_text_prompt
+
+__all__ = ["Prompt", "PromptError", "load_prompt"]
 
 
-class PromptError(TemplateError):
-    """A prompt file is missing, malformed, or rendered with the wrong variables."""
+class Prompt(TextPrompt):
+    """A search prompt built in code: ``Prompt(name, version, text)``, id ``name.version``."""
 
-
-@dataclass(frozen=True)
-class Prompt:
-    name: str
-    version: str
-    text: str
-
-    @property
-    def id(self) -> str:
-        return f"{self.name}.{self.version}"
-
-    @property
-    def hash(self) -> str:
-        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
-
-    @property
-    def placeholders(self) -> frozenset[str]:
-        try:
-            return placeholders(self.text, self.id)
-        except TemplateError as error:
-            raise PromptError(str(error)) from None
-
-    def render(self, **variables: object) -> str:
-        expected, given = self.placeholders, set(variables)
-        if expected != given:
-            missing, extra = sorted(expected - given), sorted(given - expected)
-            raise PromptError(f"{self.id}: missing variables {missing}, unexpected variables {extra}")
-        return fill(self.text, variables, self.id)
+    def __init__(self, name: str, version: str, text: str, hash: str | None = None, source: str = "") -> None:
+        super().__init__(f"{name}.{version}", text, hash, source)
 
 
 @cache
-def load_prompt(name: str, version: str = "v1") -> Prompt:
+def load_prompt(name: str, version: str = "v1") -> TextPrompt:
     """A shipped prompt of the search package, e.g. ``load_prompt("react_system", "v1")``."""
     resource = resources.files("cts_dataset.search").joinpath("prompts", f"{name}.{version}.txt")
     if not resource.is_file():
         raise PromptError(f"no prompt file prompts/{name}.{version}.txt in cts_dataset.search")
-    prompt = Prompt(name, version, resource.read_text(encoding="utf-8"))
-    prompt.placeholders  # noqa: B018  (fail on a malformed file at load, not mid-run)
-    return prompt
+    return load_text_prompt(resource, f"{name}.{version}")

@@ -5,15 +5,24 @@ engine (vLLM) sees whole batches; then it runs every tool call of the step, all 
 index query batch and all visit summaries as one model batch. A run ends with its reason recorded:
 
 - ``answer``: the model wrote ``<answer>...</answer>``;
-- ``token limit``: the context passed the cap, the model was asked to answer at once, and did;
+- ``token limit``: the context passed the cap, the model was asked to answer at once, and did; or
+  too little room was left under the model's ``max_model_len`` to ask at all (no answer);
 - ``format error``: too many unreadable replies in a row, or no answer after the token-limit request;
 - ``exceed available llm calls``: the call budget was spent without an answer;
-- ``answer not found``: the model closed the run with an empty ``<answer>``.
+- ``answer not found``: the model closed the run with an empty ``<answer>``;
+- ``error``: the model request failed after the backend's retries (the message is kept); the other
+  runs of the step go on.
+
+Context: with a model that reports ``max_model_len`` the cap is that less one reply and a margin, and
+every call's ``max_tokens`` is clamped to the room left, so no request exceeds the engine's limit.
+Sampling: each run is seeded from its query text and the settings seed, so a query samples the same
+way in any batch, with or without the response cache, on any engine that honours seeds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,11 +30,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from cts_dataset.models.base import ChatModel, ChatRequest, Sampling
 from cts_dataset.search.prompts import load_prompt
 from cts_dataset.search.react_parse import STOP_STRINGS, ParsedReply, ToolCall, parse_reply
-from cts_dataset.search.react_run import ReactRun, TokenCounter, approx_tokens
+from cts_dataset.search.react_run import ReactRun, estimate_tokens, trajectory_seed
 from cts_dataset.search.records import SearchOutput, Termination, TraceEvent
-from cts_dataset.search.tool import SearchTool, format_page, format_search_response
+from cts_dataset.search.tool import (
+    SearchTool,
+    SearchToolError,
+    describe_tool,
+    format_page,
+    format_search_response,
+    search_each,
+)
 from cts_dataset.search.visit_summary import PageSummarizer
-from cts_dataset.search.web_tool import TransientSearchError
 
 
 class ReactSettings(BaseModel):
@@ -35,13 +50,19 @@ class ReactSettings(BaseModel):
 
     date: str = Field("2025-01-01", pattern=r"^\d{4}-\d{2}-\d{2}$",
                       description="The 'current date' in the system prompt, pinned so prompts and cache keys never drift.")
-    max_llm_calls: int = Field(20, ge=1)
-    max_context_tokens: int = Field(32000, ge=64)
-    max_tokens_per_call: int = Field(4096, ge=1)
+    max_llm_calls: int = Field(20, ge=1, description="The agent's own calls per run (visit summaries not included).")
+    max_context_tokens: int = Field(32000, ge=64, description=(
+        "The context cap for a model that does not report max_model_len; with one, the cap is "
+        "max_model_len - max_tokens_per_call - context_margin_tokens."))
+    max_tokens_per_call: int = Field(4096, ge=1, description="Generation limit per call, clamped to the room left.")
+    context_margin_tokens: int = Field(256, ge=0, description=(
+        "Tokens kept free under max_model_len for what the count may miss (template tokens)."))
+    min_tokens_per_call: int = Field(128, ge=1, description=(
+        "With less room than this left under max_model_len, the run ends with 'token limit' instead of calling."))
     max_format_errors: int = Field(3, ge=0, description="Unreadable replies in a row tolerated before giving up.")
     temperature: float = Field(0.6, ge=0)
     top_p: float = Field(0.95, gt=0, le=1)
-    seed: int | None = None
+    seed: int = Field(0, ge=0, description="Base seed: each run samples with a seed derived from it and its query.")
     search_k: int = Field(10, ge=1, description="Results per search query.")
     max_queries_per_call: int = Field(3, ge=1)
     visit_max_chars: int = Field(8000, ge=100, description="Page text shown by visit without a summary model.")
@@ -56,10 +77,9 @@ class ReactSearcher:
     name = "react"
 
     def __init__(self, model: ChatModel, tool: SearchTool, settings: ReactSettings | None = None,
-                 summary_model: ChatModel | None = None, token_counter: TokenCounter = approx_tokens) -> None:
+                 summary_model: ChatModel | None = None) -> None:
         self.model, self.tool = model, tool
         self.settings = settings or ReactSettings()
-        self.count_tokens = token_counter
         version = self.settings.prompt_version
         self.system_prompt = load_prompt("react_system", version)
         self.final_prompt = load_prompt("react_final_answer", version)
@@ -71,12 +91,36 @@ class ReactSearcher:
             used.append(self.summarizer.prompt)
         self.prompts = {p.id: p.hash for p in used}
         self.sampling = Sampling(temperature=self.settings.temperature, top_p=self.settings.top_p,
-                                 max_tokens=self.settings.max_tokens_per_call, stop=STOP_STRINGS,
-                                 seed=self.settings.seed)
+                                 max_tokens=self.settings.max_tokens_per_call, stop=STOP_STRINGS)
+
+    @property
+    def max_model_len(self) -> int | None:
+        """The engine's context limit, when the model reports one (scripted models do not)."""
+        value = getattr(self.model, "max_model_len", None)
+        return value if isinstance(value, int) and value > 0 else None
+
+    def context_cap(self) -> int:
+        """The context length past which the agent is asked to answer at once."""
+        limit = self.max_model_len
+        if limit is None:
+            return self.settings.max_context_tokens
+        return limit - self.settings.max_tokens_per_call - self.settings.context_margin_tokens
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> int:
+        """A prompt's length: the model's tokenizer when it gives a count, else the high-side estimate."""
+        count = getattr(self.model, "count_tokens", None)
+        counted = None
+        if callable(count):  # the template kwargs (thinking on/off) change the rendered prompt
+            kwargs = self.settings.chat_template_kwargs
+            counted = count(messages, chat_template_kwargs=kwargs) if kwargs else count(messages)
+        return counted if isinstance(counted, int) else estimate_tokens(messages)
 
     def describe(self) -> dict[str, Any]:
-        """What a run's config.json records about this searcher."""
-        return {"kind": self.name, "tool": self.tool.name, "model": self.model.spec,
+        """Everything that changes this searcher's outputs (a run and its resumption must agree on it)."""
+        return {"kind": self.name, "tool": self.tool.name, "tool_config": describe_tool(self.tool),
+                "model": self.model.spec, "max_model_len": self.max_model_len,
+                "token_counter": "model" if callable(getattr(self.model, "count_tokens", None)) else "estimate",
+                "summarizer": self.summarizer.describe() if self.summarizer is not None else None,
                 "settings": self.settings.model_dump(), "prompts": self.prompts}
 
     def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
@@ -84,33 +128,60 @@ class ReactSearcher:
         if len(tags) != len(queries):
             raise ValueError("give one tag per query")
         system = self.system_prompt.render(date=self.settings.date)
-        runs = [ReactRun(query=q, tag=t, events=[TraceEvent(kind="system", role="system", content=system),
-                                                  TraceEvent(kind="query", role="user", content=q)])
+        runs = [ReactRun(query=q, tag=t, seed=trajectory_seed(q, self.settings.seed),
+                         events=[TraceEvent(kind="system", role="system", content=system),
+                                 TraceEvent(kind="query", role="user", content=q)])
                 for q, t in zip(queries, tags)]
         while self.step(runs):
             pass
         settings = self.settings.model_dump()
-        return [r.output(self.tool.name, self.model.spec, self.prompts, settings, self.count_tokens) for r in runs]
+        return [r.output(self.tool.name, self.model.spec, self.prompts, settings, self.prompt_tokens(r.messages()))
+                for r in runs]
+
+    def _max_tokens(self, run: ReactRun, limit: int | None, cap: int) -> int | None:
+        """The next call's max_tokens, once the run was asked to answer if its context passed the cap;
+        None when no reply fits under the model's limit any more (the run then ends)."""
+        tokens = self.prompt_tokens(run.messages())
+        if tokens > cap and not run.forced_final:
+            run.force_final_answer(self.final_prompt.render().strip())
+            tokens = self.prompt_tokens(run.messages())
+        if limit is None:
+            return self.settings.max_tokens_per_call
+        room = limit - tokens - self.settings.context_margin_tokens
+        if room < min(self.settings.min_tokens_per_call, self.settings.max_tokens_per_call):
+            run.finish(Termination.token_limit)
+            return None
+        return min(self.settings.max_tokens_per_call, room)
 
     def step(self, runs: Sequence[ReactRun]) -> bool:
         """One model batch for every running run, then their tools. False when all have ended."""
+        limit, cap = self.max_model_len, self.context_cap()
+        active: list[ReactRun] = []
+        requests: list[ChatRequest] = []
         for run in runs:
             if not run.running:
                 continue
-            if run.llm_calls >= self.settings.max_llm_calls:
+            if run.agent_calls >= self.settings.max_llm_calls:
                 run.finish(Termination.exceed_llm_calls)
-            elif run.context_tokens(self.count_tokens) > self.settings.max_context_tokens:
-                run.force_final_answer(self.final_prompt.render().strip())
-        active = [run for run in runs if run.running]
+                continue
+            max_tokens = self._max_tokens(run, limit, cap)
+            if max_tokens is None:
+                continue
+            active.append(run)
+            requests.append(ChatRequest.of(run.messages(), sampling=replace(self.sampling, max_tokens=max_tokens,
+                                                                           seed=run.seed),
+                                           role="searcher", tag=run.tag,
+                                           chat_template_kwargs=self.settings.chat_template_kwargs))
         if not active:
             return False
-        requests = [ChatRequest.of(run.messages(), sampling=self.sampling, role="searcher", tag=run.tag,
-                                   chat_template_kwargs=self.settings.chat_template_kwargs) for run in active]
         responses = self.model.complete(requests)
         if len(responses) != len(requests):
             raise RuntimeError(f"{self.model.spec}: {len(responses)} responses for {len(requests)} requests")
         calls: list[tuple[ReactRun, ToolCall]] = []
         for run, response in zip(active, responses):
+            if response.failed:
+                run.fail(response.error)
+                continue
             reply = parse_reply(response.text, self.settings.max_queries_per_call)
             run.add_assistant(response, reply.content)
             call = self._apply(run, reply)
@@ -143,23 +214,20 @@ class ReactSearcher:
         return reply.call
 
     def _run_searches(self, calls: list[tuple[ReactRun, ToolCall]]) -> None:
+        """All searches of the step as one batch; a query the tool failed on shows its error to that run
+        (as WebDancer's tool does), which goes on: it may retry or rephrase within its call budget."""
         if not calls:
             return
         queries = [q for _, call in calls for q in call.arguments["query"]]
-        try:
-            results = self.tool.search(queries, self.settings.search_k)
-        except TransientSearchError as error:  # tell the models, as WebDancer's tool does
-            for run, call in calls:
-                run.search_calls += 1
-                run.add_tool_response("search", call.arguments, f"[search] failed: {error}. Try again later.", [])
-            return
+        results = search_each(self.tool, queries, self.settings.search_k)
         start = 0
         for run, call in calls:
             mine = results[start: start + len(call.arguments["query"])]
             start += len(call.arguments["query"])
             run.search_calls += 1
             text = format_search_response(call.arguments["query"], mine, self.tool.engine_label)
-            run.add_tool_response("search", call.arguments, text, [h.doc_id for hits in mine for h in hits])
+            doc_ids = [h.doc_id for hits in mine if not isinstance(hits, SearchToolError) for h in hits]
+            run.add_tool_response("search", call.arguments, text, doc_ids)
 
     def _run_visits(self, calls: list[tuple[ReactRun, ToolCall]]) -> None:
         if not calls:
@@ -168,13 +236,14 @@ class ReactSearcher:
                   for run, call in calls for url in call.arguments["url"]]
         items = [(page, call.arguments["goal"]) for _, call, page in visits]
         if self.summarizer is not None:
-            texts = self.summarizer.summarize(items, self.settings.visit_max_chars)
+            done = self.summarizer.summarize(items, self.settings.visit_max_chars)
         else:
-            texts = [format_page(page, goal, self.settings.visit_max_chars) for page, goal in items]
+            done = [(format_page(page, goal, self.settings.visit_max_chars), None) for page, goal in items]
         for run, call in calls:
-            mine = [(page, text) for (r, c, page), text in zip(visits, texts) if c is call]
+            mine = [(page, text, response) for (_, c, page), (text, response) in zip(visits, done) if c is call]
             run.visit_calls += 1
-            doc_ids = [page.doc_id for page, _ in mine if page.found]
+            doc_ids = [page.doc_id for page, _, _ in mine if page.found]
             for doc_id in doc_ids:
                 run.visited.setdefault(doc_id, None)
-            run.add_tool_response("visit", call.arguments, "\n=======\n".join(t for _, t in mine), doc_ids)
+            run.add_tool_response("visit", call.arguments, "\n=======\n".join(t for _, t, _ in mine), doc_ids,
+                                  summaries=[r.usage for _, _, r in mine if r is not None])

@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cts_dataset.models.base import ChatResponse
+from cts_dataset.models.base import ChatResponse, Usage
 from cts_dataset.search.records import SearchOutput, Termination, TokenCounts, ToolCounts, TraceEvent
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
-TokenCounter = Callable[[str], int]
 MESSAGE_OVERHEAD_TOKENS = 4  # role markers a chat template adds per message
+# chars/4 undercounts digits (Qwen-style tokenizers split them one per token), URLs and markdown: on
+# search listings and pages a real BPE tokenizer counted up to ~15% more, so the estimate is raised by 25%.
+ESTIMATE_SAFETY = 1.25
 
 
 def approx_tokens(text: str) -> int:
-    """A tokenizer-free token estimate: one per CJK character, one per four other characters.
-
-    Deterministic and backend-independent, so the context cap ends a run at the same step on any
-    engine; pass a real tokenizer's counter to the agent for exact caps.
-    """
+    """A tokenizer-free token estimate: one per CJK character, one per four other characters."""
     cjk = len(_CJK.findall(text))
     return cjk + math.ceil((len(text) - cjk) / 4)
+
+
+def estimate_tokens(messages: list[dict[str, str]]) -> int:
+    """A conversation's prompt length when the model cannot count it: :func:`approx_tokens` plus the
+    per-message template overhead, times :data:`ESTIMATE_SAFETY` (meant to err on the high side)."""
+    raw = sum(approx_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+    return math.ceil(raw * ESTIMATE_SAFETY)
+
+
+def trajectory_seed(query: str, seed: int) -> int:
+    """The sampling seed of one run: a function of the query text and the settings seed only, so the
+    same query samples the same way in any batch, with the response cache on or off, on any machine
+    (for an engine that honours seeds). 31 bits: every backend accepts it."""
+    digest = hashlib.sha256(f"{seed}\0{query}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def history_content(event: TraceEvent) -> str:
@@ -37,7 +51,9 @@ class ReactRun:
     query: str
     tag: str
     events: list[TraceEvent]
-    llm_calls: int = 0
+    seed: int
+    agent_calls: int = 0  # the agent's own requests: what max_llm_calls limits
+    summary_calls: int = 0
     consecutive_errors: int = 0
     forced_final: bool = False
     search_calls: int = 0
@@ -49,6 +65,7 @@ class ReactRun:
     visited: dict[str, None] = field(default_factory=dict)
     termination: Termination | None = None
     answer: str = ""
+    error: str = ""
 
     @property
     def running(self) -> bool:
@@ -57,11 +74,8 @@ class ReactRun:
     def messages(self) -> list[dict[str, str]]:
         return [{"role": e.role, "content": history_content(e)} for e in self.events]
 
-    def context_tokens(self, counter: TokenCounter) -> int:
-        return sum(counter(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in self.messages())
-
     def add_assistant(self, response: ChatResponse, content: str) -> None:
-        self.llm_calls += 1
+        self.agent_calls += 1
         self.prompt_tokens += response.usage.prompt_tokens
         self.completion_tokens += response.usage.completion_tokens
         self.events.append(TraceEvent(
@@ -69,11 +83,18 @@ class ReactRun:
             prompt_tokens=response.usage.prompt_tokens, completion_tokens=response.usage.completion_tokens,
             finish_reason=response.finish_reason))
 
-    def add_tool_response(self, tool: str, arguments: dict, result: str, doc_ids: list[str]) -> None:
+    def add_tool_response(self, tool: str, arguments: dict, result: str, doc_ids: list[str],
+                          summaries: Sequence[Usage] = ()) -> None:
+        """A tool's result; ``summaries``: the usage of the visit-summary calls that made it."""
         for doc_id in doc_ids:
             self.retrieved.setdefault(doc_id, None)
+        prompt, completion = sum(u.prompt_tokens for u in summaries), sum(u.completion_tokens for u in summaries)
+        self.summary_calls += len(summaries)
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
         self.events.append(TraceEvent(kind="tool_response", role="user", tool=tool, arguments=arguments,
-                                      content=f"<tool_response>\n{result}\n</tool_response>", doc_ids=doc_ids))
+                                      content=f"<tool_response>\n{result}\n</tool_response>", doc_ids=doc_ids,
+                                      prompt_tokens=prompt, completion_tokens=completion))
 
     def add_format_error(self, message: str) -> None:
         self.events.append(TraceEvent(kind="format_error", role="user",
@@ -90,14 +111,21 @@ class ReactRun:
     def finish(self, termination: Termination, answer: str = "") -> None:
         self.termination, self.answer = termination, answer
 
+    def fail(self, error: str) -> None:
+        """The agent's request failed after the backend's retries: this run ends, the others go on."""
+        self.agent_calls += 1
+        self.error = error or "the model request failed"
+        self.finish(Termination.error)
+
     def output(self, tool_name: str, model_spec: str, prompts: dict[str, str], settings: dict,
-               counter: TokenCounter) -> SearchOutput:
+               context_tokens: int) -> SearchOutput:
         return SearchOutput(
             query=self.query, answer=self.answer, searcher="react", tool=tool_name, model=model_spec,
             termination=self.termination or Termination.answer_not_found,
             retrieved_doc_ids=list(self.retrieved), visited_doc_ids=list(self.visited),
-            tool_calls=ToolCounts(search=self.search_calls, visit=self.visit_calls, malformed=self.malformed),
-            llm_calls=self.llm_calls,
-            tokens=TokenCounts(prompt=self.prompt_tokens, completion=self.completion_tokens,
-                               context=self.context_tokens(counter)),
-            prompts=prompts, settings=settings, trace=list(self.events), tag=self.tag)
+            tool_calls=ToolCounts(search=self.search_calls, visit=self.visit_calls, malformed=self.malformed,
+                                  summaries=self.summary_calls),
+            llm_calls=self.agent_calls + self.summary_calls,
+            tokens=TokenCounts(prompt=self.prompt_tokens, completion=self.completion_tokens, context=context_tokens),
+            seed=self.seed, error=self.error, prompts=prompts, settings=settings, trace=list(self.events),
+            tag=self.tag)

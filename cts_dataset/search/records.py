@@ -17,13 +17,14 @@ SCHEMA_PATH = Path(__file__).with_name("search_output.schema.json")
 
 
 class Termination(str, Enum):
-    """Why a run ended; the values are WebDancer's own strings so traces compare across both."""
+    """Why a run ended; WebDancer's own strings (``error`` aside), so traces compare across both."""
 
     answer = "answer"
     token_limit = "token limit"
     format_error = "format error"
     exceed_llm_calls = "exceed available llm calls"
     answer_not_found = "answer not found"
+    error = "error"  # a model request failed after the backend's retries (the message is in ``error``)
 
 
 EventKind = Literal["system", "query", "assistant", "tool_response", "format_error", "limit_notice"]
@@ -56,6 +57,7 @@ class ToolCounts(BaseModel):
     search: int = 0
     visit: int = 0
     malformed: int = Field(0, description="Tool calls or replies the loop could not parse (fed back as errors).")
+    summaries: int = Field(0, description="Visit-summary model calls (also counted in llm_calls and tokens).")
 
 
 class TokenCounts(BaseModel):
@@ -63,7 +65,8 @@ class TokenCounts(BaseModel):
 
     prompt: int = Field(0, description="Sum of prompt tokens over all model calls, as the backend reports them.")
     completion: int = Field(0, description="Sum of generated tokens over all model calls.")
-    context: int = Field(0, description="Estimated length of the final conversation (the context-cap measure).")
+    context: int = Field(0, description="Length of the final conversation as the context cap counts it: the "
+                                        "model's tokenizer when it has one, else an estimate.")
 
 
 class SearchOutput(BaseModel):
@@ -80,8 +83,11 @@ class SearchOutput(BaseModel):
     retrieved_doc_ids: list[str] = Field(description="Every document a search or visit returned, first-seen order.")
     visited_doc_ids: list[str] = Field(default_factory=list)
     tool_calls: ToolCounts = Field(default_factory=ToolCounts)
-    llm_calls: int = 0
+    llm_calls: int = Field(0, description="Model requests made: agent turns (failed ones too) and visit summaries.")
     tokens: TokenCounts = Field(default_factory=TokenCounts)
+    seed: int | None = Field(None, description="Sampling seed of the agent's requests, derived from the settings "
+                                               "seed and the query; null for the retrieval searcher.")
+    error: str = Field("", description="The failure message when termination is 'error'.")
     prompts: dict[str, str] = Field(default_factory=dict, description="Prompt id -> content hash of each prompt used.")
     settings: dict[str, Any] = Field(default_factory=dict, description="The searcher settings this run used.")
     trace: list[TraceEvent] = Field(default_factory=list)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cts_dataset.search.records import SearchOutput, Termination, ToolCounts, TraceEvent
-from cts_dataset.search.tool import SearchHit, SearchTool, format_search_response
+from cts_dataset.search.tool import SearchHit, SearchTool, describe_tool, format_search_response
 
 
 class RetrievalSettings(BaseModel):
@@ -35,8 +35,9 @@ class RetrievalSearcher:
         self.settings = settings or RetrievalSettings()
 
     def describe(self) -> dict[str, Any]:
-        """What a run's config.json records about this searcher."""
-        return {"kind": self.name, "tool": self.tool.name, "settings": self.settings.model_dump()}
+        """Everything that changes this searcher's outputs (a run and its resumption must agree on it)."""
+        return {"kind": self.name, "tool": self.tool.name, "tool_config": describe_tool(self.tool),
+                "settings": self.settings.model_dump()}
 
     def _passage(self, hit: SearchHit) -> str:
         if self.settings.passages_from == "visit":

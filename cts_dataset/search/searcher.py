@@ -33,7 +33,8 @@ class Searcher(Protocol):
         ...
 
     def describe(self) -> dict[str, Any]:
-        """Kind, tool, model and settings, for the run's config.json."""
+        """Everything that changes the outputs (kind, tool and its data, model, settings, prompts), for the
+        run's config.json and for checking that a resumed run computes what it started with."""
         ...
 
 

@@ -10,9 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from cts_dataset.errors import CtsbenchError
 
 QUERY_SEPARATOR = "\n=======\n"
+
+
+class SearchToolError(CtsbenchError, RuntimeError):
+    """The provider refused or failed one request; the message never contains an API key."""
+
+
+class TransientSearchError(SearchToolError):
+    """A failure worth retrying later (timeout, 429, 5xx)."""
+
+
+class SearchConfigError(SearchToolError):
+    """A failure every request would meet (no key, a rejected key): the run stops instead of going on."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +68,29 @@ class SearchTool(Protocol):
         ...
 
 
+def describe_tool(tool: SearchTool) -> dict[str, Any]:
+    """What about a tool changes search outputs (its own ``describe()`` when it has one)."""
+    describe = getattr(tool, "describe", None)
+    return describe() if callable(describe) else {"name": tool.name, "engine_label": tool.engine_label}
+
+
+def search_each(tool: SearchTool, queries: Sequence[str], k: int) -> list[list[SearchHit] | SearchToolError]:
+    """Per query, its hits or the error it met, so one refused query does not end the others' runs.
+
+    Uses the tool's own ``search_each`` when it has one; otherwise a failed batch gives every query its
+    error. A :class:`SearchConfigError` still raises: no query could succeed.
+    """
+    each = getattr(tool, "search_each", None)
+    if callable(each):
+        return each(queries, k)
+    try:
+        return list(tool.search(queries, k))
+    except SearchConfigError:
+        raise
+    except SearchToolError as error:
+        return [error] * len(queries)
+
+
 def format_hits(query: str, hits: Sequence[SearchHit], engine_label: str) -> str:
     """One query's results in WebDancer's markdown shape."""
     if not hits:
@@ -66,9 +103,18 @@ def format_hits(query: str, hits: Sequence[SearchHit], engine_label: str) -> str
     return header + "\n\n".join(blocks)
 
 
-def format_search_response(queries: Sequence[str], results: Sequence[Sequence[SearchHit]], engine_label: str) -> str:
-    """Several queries' results, joined as WebDancer joins them."""
-    return QUERY_SEPARATOR.join(format_hits(q, hits, engine_label) for q, hits in zip(queries, results))
+def format_search_failure(query: str, error: SearchToolError) -> str:
+    """What the agent reads for a query the provider failed on (it may retry or rephrase)."""
+    advice = "Try again later." if isinstance(error, TransientSearchError) else "Try a different query."
+    return f"[search] failed for '{query}': {error}. {advice}"
+
+
+def format_search_response(queries: Sequence[str], results: Sequence[Sequence[SearchHit] | SearchToolError],
+                           engine_label: str) -> str:
+    """Several queries' results (or failures), joined as WebDancer joins them."""
+    return QUERY_SEPARATOR.join(
+        format_search_failure(q, hits) if isinstance(hits, SearchToolError) else format_hits(q, hits, engine_label)
+        for q, hits in zip(queries, results, strict=True))
 
 
 def format_page(page: Page, goal: str, max_chars: int) -> str:

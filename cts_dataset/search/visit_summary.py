@@ -2,14 +2,16 @@
 
 A summary model reads the page and the goal and returns JSON ``{rational, evidence, summary}``; the
 agent sees the evidence and the summary. All visits of one agent step go to the model as one batch.
-A reply that is not that JSON falls back to the page text itself (counted in ``failures``).
+A reply that is not that JSON (a failed request included) falls back to the page text itself (counted
+in ``failures``). Each response comes back with its text, so the agent counts the calls and tokens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
+from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, Sampling, StructuredOutput
 from cts_dataset.search.prompts import load_prompt
 from cts_dataset.search.react_parse import loads_tolerant
 from cts_dataset.search.tool import Page, format_page
@@ -33,11 +35,18 @@ class PageSummarizer:
         self.sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
         self.failures = 0
 
-    def summarize(self, items: Sequence[tuple[Page, str]], max_fallback_chars: int) -> list[str]:
+    def describe(self) -> dict[str, Any]:
+        return {"model": self.model.spec, "prompt": self.prompt.id, "max_page_chars": self.max_page_chars,
+                "max_tokens": self.sampling.max_tokens}
+
+    def summarize(self, items: Sequence[tuple[Page, str]],
+                  max_fallback_chars: int) -> list[tuple[str, ChatResponse | None]]:
+        """Per (page, goal): the text the visit returns, and the model's response (None: no call made)."""
         wanted = [i for i, (page, _) in enumerate(items) if page.found]
         texts = [format_page(page, goal, max_fallback_chars) for page, goal in items]
+        responses: list[ChatResponse | None] = [None] * len(items)
         if not wanted:
-            return texts
+            return list(zip(texts, responses))
         requests = [
             ChatRequest.of(
                 [{"role": "user", "content": self.prompt.render(
@@ -46,7 +55,8 @@ class PageSummarizer:
                 role="visit_summary")
             for i in wanted
         ]
-        for i, response in zip(wanted, self.model.complete(requests)):
+        for i, response in zip(wanted, self.model.complete(requests), strict=True):
+            responses[i] = response
             page, goal = items[i]
             try:
                 data = loads_tolerant(response.text)
@@ -56,4 +66,4 @@ class PageSummarizer:
                 continue
             texts[i] = (f"The useful information in {page.url} for user goal {goal} as follows: \n\n"
                         f"Evidence in page: \n{evidence}\n\nSummary: \n{summary}\n\n")
-        return texts
+        return list(zip(texts, responses))

@@ -4,6 +4,10 @@ Configured by an endpoint URL and the *name* of an environment variable holding 
 is read from the environment at request time and is never stored on the object, logged, written to
 an output, or shown in an error (any echo of it in a server message is redacted). HTTP is the
 standard library's urllib: two small JSON calls need no extra dependency.
+
+Failures are per query: a query the provider refuses (say HTTP 400) or keeps failing after the retries
+becomes that query's error, which the agent reads as its tool result and can work around; only a
+missing or refused key (:class:`SearchConfigError`) stops the run, since every query would meet it.
 """
 
 from __future__ import annotations
@@ -20,21 +24,22 @@ from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
-from cts_dataset.search.tool import Page, SearchHit, cut_words
-from cts_dataset.errors import CtsbenchError
+from cts_dataset.search.tool import (
+    Page,
+    SearchConfigError,
+    SearchHit,
+    SearchToolError,
+    TransientSearchError,
+    cut_words,
+)
 
+__all__ = ["SearchConfigError", "SearchToolError", "TransientSearchError", "WebSearchTool", "html_to_text"]
 log = logging.getLogger(__name__)
 Provider = Literal["searxng", "serper"]
 DEFAULT_KEY_ENV: dict[str, str] = {"searxng": "SEARXNG_API_KEY", "serper": "SERPER_API_KEY"}
 MAX_PAGE_BYTES = 2_000_000
-
-
-class SearchToolError(CtsbenchError, RuntimeError):
-    """The provider refused or failed; the message never contains the API key."""
-
-
-class TransientSearchError(SearchToolError):
-    """A failure worth telling the agent about and retrying later (timeout, 429, 5xx)."""
+AUTH_CODES = (401, 403)  # the key (or the instance's JSON API) is refused: every query would fail
+TRANSIENT_CODES = (429, 500, 502, 503, 504)
 
 
 class _TextExtractor(HTMLParser):
@@ -93,7 +98,7 @@ class WebSearchTool:
     def _key(self, required: bool) -> str:
         key = os.environ.get(self.api_key_env, "")
         if required and not key:
-            raise SearchToolError(f"{self.name}: set the API key in the environment variable {self.api_key_env}")
+            raise SearchConfigError(f"{self.name}: set the API key in the environment variable {self.api_key_env}")
         return key
 
     def _redact(self, text: str) -> str:
@@ -109,7 +114,9 @@ class WebSearchTool:
             except HTTPError as error:
                 body = error.read(500).decode("utf-8", "replace")
                 message = self._redact(f"{self.name}: HTTP {error.code} for {request.full_url}: {body}")
-                if error.code not in (429, 500, 502, 503, 504):
+                if error.code in AUTH_CODES:
+                    raise SearchConfigError(message) from None
+                if error.code not in TRANSIENT_CODES:
                     raise SearchToolError(message) from None
                 failure: SearchToolError = TransientSearchError(message)
             except (URLError, TimeoutError, ConnectionError) as error:
@@ -152,11 +159,35 @@ class WebSearchTool:
                                   score=float(len(rows) - len(hits)), date=str(date)))
         return hits[:k]
 
-    def search(self, queries: Sequence[str], k: int = 10) -> list[list[SearchHit]]:
+    def describe(self) -> dict[str, Any]:
+        """What changes this tool's outputs (never the key)."""
+        return {"name": self.name, "provider": self.provider, "url": self.url, "snippet_chars": self.snippet_chars,
+                "engine_label": self.engine_label}
+
+    def _search_one(self, query: str, k: int) -> list[SearchHit] | SearchToolError:
+        try:
+            return self._hits(self._request_json(query, k), k)
+        except SearchConfigError:
+            raise
+        except SearchToolError as error:  # this query only (a 400, a non-JSON reply, retries spent)
+            return error
+
+    def search_each(self, queries: Sequence[str], k: int = 10) -> list[list[SearchHit] | SearchToolError]:
+        """Per query, its hits or the error it met; a :class:`SearchConfigError` raises (no query can succeed)."""
         if not queries:
             return []
+        if self.provider == "serper":
+            self._key(required=True)  # before any request
         with ThreadPoolExecutor(max_workers=min(self.max_workers, len(queries))) as pool:
-            return list(pool.map(lambda q: self._hits(self._request_json(q, k), k), queries))
+            return list(pool.map(lambda q: self._search_one(q, k), queries))
+
+    def search(self, queries: Sequence[str], k: int = 10) -> list[list[SearchHit]]:
+        """Hits per query; the first failed query raises its error (the agent uses :meth:`search_each`)."""
+        results = self.search_each(queries, k)
+        for result in results:
+            if isinstance(result, SearchToolError):
+                raise result
+        return results  # type: ignore[return-value]  (no errors left)
 
     def visit(self, doc: str, goal: str = "") -> Page:
         url = doc.strip().strip("<>\"'")

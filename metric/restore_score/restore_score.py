@@ -37,7 +37,10 @@ Args:
     judge (`str` or judge object, optional): instead of labels: "lexical", "embedding" (offline judges for
         smoke runs and cheap bounds), or a chat-model spec such as "openai:ernie-4.5-turbo-128k" for the
         LLM judge; a judge object is any object with `name` and `judge(items)`.
-    judge_options (`dict`, optional): passed to the judge (thresholds, batch_size, max_attempts, ...).
+    judge_options (`dict`, optional): passed to the judge (thresholds, batch_size, max_attempts, prompt_id, ...).
+    queries (`list` of `str`, optional): the question each prediction answers, one per prediction. The LLM
+        judge's prompt shows it (as `ctsbench score` and `ctsbench run` do); without it the prompt says
+        "(not given)", which gives other numbers. The offline judges ignore it.
     confidence (`float`, optional, default 0.95) and seed (`int`, optional, default 0): of the bootstrap CI.
 Returns:
     restore_score_100 (`float` or None): mean over scored instances; strict_100, unweighted_100 likewise.
@@ -45,6 +48,9 @@ Returns:
     per_instance, per_instance_strict, per_instance_unweighted (`list`): scores per instance (None = unscored).
     n_instances, n_scored_instances, n_unscored_instances, n_zero_weight_instances, n_unscored_nuggets (`int`).
     labels (`list` of `list`): the labels used; judge (`str`): the judge's name ("precomputed" for labels).
+    queries_given (`bool`): whether queries were given. With a judge: judge_prompt and judge_prompt_hash
+        (None for the offline judges), judge_raw (raw outputs per instance), and judge_errors when model
+        requests failed.
 Examples:
     >>> import evaluate
     >>> restore = evaluate.load("restore_score")
@@ -86,8 +92,8 @@ class RestoreScore(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, labels=None, judge=None, judge_options=None,
-                 confidence=0.95, seed=0):
+                 confidence=0.95, seed=0, queries=None):
         if labels is None and judge is None:
             judge, judge_options = self.default_judge, judge_options or self.default_judge_options
-        return restore_score(predictions, references, labels=labels, judge=judge,
-                             judge_options=judge_options, confidence=confidence, seed=seed)
+        return restore_score(predictions, references, labels=labels, judge=judge, judge_options=judge_options,
+                             confidence=confidence, seed=seed, queries=queries)

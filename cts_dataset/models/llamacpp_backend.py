@@ -1,0 +1,163 @@
+"""The ``llamacpp`` backend: a GGUF file run by llama.cpp's own server, in process, through ``xllamacpp``.
+
+``xllamacpp`` (MIT) is one prebuilt wheel with no Python dependencies (it links the system ``libgomp``).
+Its server decodes ``n_parallel`` sequences at once (continuous batching), so a batch is sent as
+concurrent requests from threads; JSON schemas and choice lists are enforced by llama.cpp's grammar
+sampler. The server also opens an HTTP listener on 127.0.0.1; it is locked with a random API key that
+only this object knows, and is used for tokenisation (``/apply-template``, ``/tokenize``) and ``/props``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, split_reasoning
+
+INSTALL_HINT = 'the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (or xllamacpp==2026.10.11549)'
+_RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed"
+
+
+class LlamaCppModel:
+    """A chat model on a GGUF file, run on the CPU by llama.cpp.
+
+    ``n_ctx`` is the whole KV cache, shared by ``n_parallel`` slots: each request gets
+    ``max_model_len`` tokens (prompt and output), read back from the server (about ``n_ctx // n_parallel``).
+    ``n_threads`` defaults to the cores this process may use: llama.cpp busy-waits its threads, so more
+    than that only slows it down. Other keyword arguments set ``xllamacpp.CommonParams`` fields.
+    """
+
+    def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
+                 verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
+        try:
+            import xllamacpp
+        except ImportError as error:
+            raise ImportError(INSTALL_HINT) from error
+        path = Path(path).expanduser()
+        if not path.is_file():
+            raise FileNotFoundError(f"no GGUF file at {path}")
+        self.spec = spec or f"llamacpp:{path}"
+        self.path, self.n_parallel = path, n_parallel
+        self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
+        options = xllamacpp.CommonParams()
+        options.model.path = str(path)
+        options.n_ctx, options.n_parallel = n_ctx, n_parallel
+        threads = n_threads or len(os.sched_getaffinity(0))
+        options.cpuparams.n_threads = options.cpuparams_batch.n_threads = threads
+        options.verbosity = verbosity  # -1: no per-request log lines; errors come back in the responses
+        # Keep <think> blocks in the text: split_reasoning separates them as for every other backend.
+        options.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
+        self._key = secrets.token_urlsafe(24)
+        options.api_keys = [self._key]  # the HTTP listener answers only this object
+        for name, value in params.items():
+            if not hasattr(options, name):
+                raise ValueError(f"unknown llama.cpp option {name!r} (an xllamacpp.CommonParams field)")
+            setattr(options, name, value)
+        self._server: Any = xllamacpp.Server(options)
+        self.max_model_len: int = int(self._http("/props")["default_generation_settings"]["n_ctx"])
+
+    def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
+        """One response per request, in order (a request that fails comes back as a failure response)."""
+        responses: list[ChatResponse | None] = [None] * len(requests)
+        for index, response in self.complete_iter(requests):
+            responses[index] = response
+        return responses  # type: ignore[return-value]
+
+    def complete_iter(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, ChatResponse]]:
+        """``(index, response)`` for every request, as each finishes (so a cache can store them early).
+        Leaving early cancels the requests that have not started."""
+        if self._server is None:
+            raise RuntimeError(f"{self.spec}: the model was closed")
+        if not requests:
+            return
+        self.requests_sent += len(requests)
+        # One thread per slot; the server batches whatever the slots hold at each decoding step.
+        with ThreadPoolExecutor(max_workers=min(len(requests), self.n_parallel)) as pool:
+            futures = {pool.submit(self._complete_one, r): i for i, r in enumerate(requests)}
+            try:
+                for future in as_completed(futures):
+                    yield futures[future], future.result()
+            finally:
+                for future in futures:
+                    future.cancel()
+
+    def _complete_one(self, request: ChatRequest) -> ChatResponse:
+        started = time.perf_counter()
+        try:
+            result = self._server.handle_chat_completions(request_body(request))
+            if isinstance(result, (str, bytes)):
+                result = json.loads(result)
+            if "error" in result:
+                error = result["error"]
+                raise RuntimeError(error.get("message", str(error)) if isinstance(error, dict) else str(error))
+            choice = result["choices"][0]
+            message = choice.get("message") or {}
+            raw = message.get("content") or ""
+            if message.get("reasoning_content"):  # in case a template's parser split it off anyway
+                raw = f"<think>{message['reasoning_content']}</think>{raw}"
+            usage = result.get("usage") or {}
+        except Exception as error:  # noqa: BLE001 - one bad request must not lose the rest of the batch
+            return ChatResponse.failure(f"{type(error).__name__}: {error}", model=self.spec)
+        text, reasoning = split_reasoning(raw)
+        return ChatResponse(
+            text=text, reasoning=reasoning, finish_reason=choice.get("finish_reason") or "stop",
+            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
+            latency_s=time.perf_counter() - started, model=self.spec, raw=raw)
+
+    def count_tokens(self, messages: str | Sequence[Message | dict[str, str]],
+                     chat_template_kwargs: dict[str, Any] | None = None) -> int:
+        """Tokens of a plain text, or of a conversation's whole prompt as the chat template renders it
+        (with the generation prompt): what ``usage.prompt_tokens`` reports for it."""
+        if isinstance(messages, str):
+            return len(self._http("/tokenize", {"content": messages, "add_special": False})["tokens"])
+        dicts = [m if isinstance(m, dict) else {"role": m.role, "content": m.content} for m in messages]
+        body: dict[str, Any] = {"messages": dicts}
+        if chat_template_kwargs:
+            body["chat_template_kwargs"] = chat_template_kwargs
+        prompt = self._http("/apply-template", body)["prompt"]
+        return len(self._http("/tokenize", {"content": prompt, "add_special": True, "parse_special": True})["tokens"])
+
+    def _http(self, route: str, body: dict[str, Any] | None = None) -> Any:
+        if self._server is None:
+            raise RuntimeError(f"{self.spec}: the model was closed")
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self._server.listening_address + route, data=data, headers={
+            "Authorization": f"Bearer {self._key}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+
+    def close(self) -> None:
+        """Stops the server and frees the weights and the KV cache (safe to call twice)."""
+        self._server = None
+
+
+def request_body(request: ChatRequest) -> dict[str, Any]:
+    """The OpenAI-shaped body llama.cpp's chat endpoint takes for ``request``."""
+    sampling = request.sampling
+    body: dict[str, Any] = {
+        "messages": request.message_dicts(), "max_tokens": sampling.max_tokens,
+        "temperature": sampling.temperature, "top_p": sampling.top_p,
+        # llama.cpp adds top_k=40 and min_p=0.05 by default; the other backends sample with top_p alone.
+        "top_k": 0, "min_p": 0.0, "stream": False}
+    if sampling.stop:
+        body["stop"] = list(sampling.stop)
+    if sampling.seed is not None:
+        # Samples of one request differ by index yet stay reproducible; never the "random seed" value.
+        body["seed"] = (sampling.seed + request.sample_index) % _RANDOM_SEED
+    if request.chat_template_kwargs:
+        body["chat_template_kwargs"] = dict(request.chat_template_kwargs)
+    structured = request.structured
+    if structured is not None and structured.json_schema is not None:
+        body["response_format"] = {"type": "json_schema",
+                                   "json_schema": {"name": "output", "schema": structured.json_schema, "strict": True}}
+    elif structured is not None:
+        # A GBNF alternation of the choices as string literals (JSON escapes are GBNF escapes too).
+        body["grammar"] = "root ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in structured.choice or ())
+    return body

@@ -1,0 +1,70 @@
+"""The identity of a run: everything that changes what its records hold, compared on every resume.
+
+A run folder is resumed only onto the same identity: each role's resolved model (backend, model id,
+revision or file hash, base URLs, answer-changing engine args, template defaults), each role's
+generation settings and prompt ids+hashes, the searcher's and judge's resolved settings and prompt
+hashes, the dataset revision, the protocol switches and the ctsbench version. What only extends a run
+(more instances, budgets, conditions or repeats) or changes how it goes (batch size, cache, error
+limit) is not part of it: records are keyed per instance, condition, budget and repeat.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cts_dataset.errors import CtsbenchError
+
+
+class IdentityMismatch(CtsbenchError, ValueError):
+    """A run folder that holds records of another identity."""
+
+
+def model_identity(model: Any) -> dict[str, Any]:
+    """A loaded model's identity (``LoadedModel.identity``), or, for an object passed in code, its class,
+    its ``spec`` and what it says of itself (an ``identity`` attribute or method, if it has one)."""
+    identity = getattr(model, "identity", None)
+    if callable(identity):
+        identity = identity()
+    if isinstance(identity, dict) and "backend" in identity:
+        return json.loads(json.dumps(identity, default=str))
+    kind = type(model)
+    described: dict[str, Any] = {"object": f"{kind.__module__}.{kind.__qualname__}",
+                                 "spec": str(getattr(model, "spec", ""))}
+    if identity is not None:
+        described["identity"] = json.loads(json.dumps(identity, default=str))
+    return described
+
+
+def differences(before: Any, after: Any, path: str = "") -> list[str]:
+    """Human-readable paths where two JSON values differ (``clarifier.model.files: 1a2b -> 3c4d``)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found = []
+        for key in sorted(set(before) | set(after), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in before:
+                found.append(f"{where}: (absent) -> {_short(after[key])}")
+            elif key not in after:
+                found.append(f"{where}: {_short(before[key])} -> (absent)")
+            else:
+                found += differences(before[key], after[key], where)
+        return found
+    if before != after:
+        return [f"{path or '(identity)'}: {_short(before)} -> {_short(after)}"]
+    return []
+
+
+def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where: str) -> None:
+    """Raise :class:`IdentityMismatch` naming every difference (nothing when ``stored`` is None)."""
+    if stored is None:
+        return
+    found = differences(stored, json.loads(json.dumps(current, default=str)))
+    if found:
+        shown = "\n  ".join(found[:12]) + (f"\n  ... and {len(found) - 12} more" if len(found) > 12 else "")
+        raise IdentityMismatch(f"{where}: this folder holds a run of another identity; what changed:\n  {shown}\n"
+                               "Choose another --out-dir (or delete the folder to start over).")
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."

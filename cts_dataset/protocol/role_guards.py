@@ -1,0 +1,124 @@
+"""Role guards: protocol rules that make any model safe to use in a role, whatever its size.
+
+- User answerer (``answer_mode``): ``spans`` constrains the answer to spans of the intent or
+  ``unknown`` (an enum in the structured output, so the model cannot write anything else) and then
+  applies ``replace``; ``replace`` turns an answer holding content words the intent does not contain
+  into ``unknown`` (counted); ``off`` records such answers and forwards them.
+- Clarifier: a reply that is not one short question (empty, an answer to the query, a list, too long)
+  is invalid; it is asked once more with a fresh sample, then recorded as invalid.
+- Rewriter: a rewrite that keeps too few of the query's content words or adds content words found in
+  neither the query nor the dialogue is replaced by a deterministic rewrite (the query and the elicited
+  answers); with nothing elicited the query itself is the rewrite, without a model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from cts_dataset.protocol.views import QA, UNKNOWN
+from cts_dataset.text import CJK, tokenize
+
+AnswerMode = Literal["off", "replace", "spans"]
+ANSWER_MODES: tuple[str, ...] = ("off", "replace", "spans")
+
+MAX_QUESTION_WORDS = 40
+MAX_QUESTION_CHARS = 160  # CJK questions have no spaces
+MAX_SPAN_WORDS = 8
+MAX_SPAN_CHARS_ZH = 10
+MIN_KEPT_SHARE = 0.6  # of the query's content words a rewrite must keep
+MAX_NEW_WORDS = 1  # content words a rewrite may add beyond the query and the dialogue (a connective noun)
+
+_QUESTION_START = re.compile(
+    r"^(what|which|when|where|who|whom|whose|why|how|do|does|did|is|are|was|were|can|could|would|should|will|"
+    r"have|has|had|may|might|shall|in|for|at|by|from|about|on|to|of|please|any|if)\b", re.IGNORECASE)
+_ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是否|谁|何|呢")
+_LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
+_EDGE = ".,;:!?\"'()[]“”‘’"
+
+
+# -- user answerer ----------------------------------------------------------------------------------
+def intent_spans(fused_query: str, language: str) -> list[str]:
+    """Every contiguous span of the intent up to a few words (CJK: a few characters), in order of
+    appearance, without duplicates: what a ``spans`` answer may say, besides ``unknown``."""
+    spans: dict[str, None] = {}
+    if language == "zh":
+        for run in re.findall(rf"[{CJK}]+|[A-Za-z0-9][A-Za-z0-9.,-]*", fused_query):
+            if re.match(rf"[{CJK}]", run):
+                for start in range(len(run)):
+                    for end in range(start + 1, min(len(run), start + MAX_SPAN_CHARS_ZH) + 1):
+                        spans[run[start:end]] = None
+            else:
+                spans[run.strip(".,")] = None
+    else:  # spans of the text as written ("Tangshan, Hebei"), edge punctuation trimmed
+        words = list(re.finditer(r"\S+", fused_query))
+        for start in range(len(words)):
+            for end in range(start + 1, min(len(words), start + MAX_SPAN_WORDS) + 1):
+                text = fused_query[words[start].start():words[end - 1].end()].strip(_EDGE)
+                if text:
+                    spans[text] = None
+    spans.pop(UNKNOWN, None)
+    return [UNKNOWN, *spans]
+
+
+def span_schema(fused_query: str, language: str) -> dict:
+    return {"type": "object", "properties": {"answer": {"type": "string", "enum": intent_spans(fused_query, language)}},
+            "required": ["answer"], "additionalProperties": False}
+
+
+def unsupported_words(answer: str, fused_query: str) -> tuple[str, ...]:
+    """Content words of the answer that the intent does not contain (stemmed, stop words dropped)."""
+    intent = set(tokenize(fused_query))
+    return tuple(dict.fromkeys(w for w in tokenize(answer) if w not in intent))
+
+
+# -- clarifier --------------------------------------------------------------------------------------
+def question_problem(text: str, blurred_query: str, language: str) -> str | None:
+    """Why a clarifier reply is not one usable question (None when it is)."""
+    stripped = text.strip()
+    if not stripped:
+        return "empty"
+    if len(_LIST_LINE.findall(stripped)) >= 2 or stripped.count("?") + stripped.count("？") >= 3:
+        return "a list of questions"
+    if language == "zh" or re.search(rf"[{CJK}]", stripped):
+        if len(stripped) > MAX_QUESTION_CHARS:
+            return "too long"
+        return None if _ZH_QUESTION.search(stripped) else "not a question"
+    if len(stripped.split()) > MAX_QUESTION_WORDS:
+        return "too long"
+    if stripped.endswith("?") or _QUESTION_START.match(stripped):
+        return None
+    return "not a question (answers or restates the query)"
+
+
+# -- rewriter ---------------------------------------------------------------------------------------
+def elicited(dialogue: Sequence[QA]) -> list[str]:
+    return [qa.answer for qa in dialogue if qa.answer != UNKNOWN and qa.answer.strip()]
+
+
+def deterministic_rewrite(blurred_query: str, dialogue: Sequence[QA], language: str) -> str:
+    """The query with the elicited answers appended: what the rewrite falls back to."""
+    answers = elicited(dialogue)
+    if not answers:
+        return blurred_query
+    joiner = "；" if language == "zh" else "; "
+    opening, closing = ("（", "）") if language == "zh" else (" (", ")")
+    return f"{blurred_query.rstrip()}{opening}{joiner.join(answers)}{closing}"
+
+
+def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) -> str | None:
+    """Why a rewrite cannot be used (None when it can): it drops the query or adds what nobody said."""
+    if not rewrite.strip():
+        return "empty"
+    query = set(tokenize(blurred_query))
+    words = set(tokenize(rewrite))
+    if query and len(query & words) / len(query) < MIN_KEPT_SHARE:
+        return f"keeps {len(query & words)} of the query's {len(query)} content words"
+    allowed = query | {w for qa in dialogue for text in (qa.question, qa.answer) for w in tokenize(text)}
+    # CJK text is tokenised into characters and bigrams: a fluent rewrite forms new bigrams at word
+    # joins, so only characters count as added content there.
+    added = sorted(w for w in words - allowed if not (len(w) > 1 and re.match(rf"[{CJK}]", w)))
+    if len(added) > MAX_NEW_WORDS:
+        return f"adds words nobody said: {', '.join(added[:8])}"
+    return None

@@ -1,0 +1,128 @@
+"""The llamacpp backend for real: llama.cpp (xllamacpp) on the packaged SmolLM2-135M GGUF, and the default 1.5B."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import jsonschema
+import pytest
+import xllamacpp  # noqa: F401  (the dev extra installs it: a broken install must fail, not skip)
+
+from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
+from cts_dataset.models.default_model import DEFAULT_LABEL, SMOLLM2, gguf_path
+from cts_dataset.models.llamacpp_backend import LlamaCppModel
+from cts_dataset.models.registry import files_hash, load_model, model_fingerprint, resolve_spec
+from tests.tiny_models import CHATML
+
+SCHEMA = {"type": "object", "properties": {"answer": {"enum": ["yes", "no", "unknown"]}, "sure": {"type": "boolean"}},
+          "required": ["answer", "sure"], "additionalProperties": False}
+# 2048 tokens a slot; one thread: llama.cpp busy-waits, and two threads stall when anything else runs.
+ENGINE = {"n_ctx": 8192, "n_parallel": 4, "n_threads": 1}
+TOPICS = ["France", "the Moon", "photosynthesis", "the Nile", "Mozart", "volcanoes"]
+
+
+@pytest.fixture(scope="module")
+def smol():
+    return load_model(f"llamacpp:{gguf_path()}", cache=False, engine_args=ENGINE)
+
+
+def ask(text: str, max_tokens: int = 24, **kwargs) -> ChatRequest:
+    kwargs.setdefault("sampling", Sampling(max_tokens=max_tokens))
+    return ChatRequest.of([{"role": "user", "content": text}], **kwargs)
+
+
+def test_a_batch_comes_back_in_order_and_greedy_is_deterministic(smol):
+    # Prompts of growing length: each response's prompt count shows which request it answers.
+    requests = [ask(f"Tell me one fact about {t}." + " Please." * i) for i, t in enumerate(TOPICS)]
+    batched = smol.complete(requests)
+    counts = [smol.backend.count_tokens(r.messages) for r in requests]
+    assert [r.usage.prompt_tokens for r in batched] == counts and counts == sorted(set(counts))
+    assert all(r.text and not r.failed and r.model == smol.spec and r.latency_s > 0 for r in batched)
+    assert all(0 < r.usage.completion_tokens <= 24 and r.finish_reason in ("stop", "length") for r in batched)
+    assert [r.raw for r in smol.complete(requests)] == [r.raw for r in batched]
+    assert [smol.complete([r])[0].raw for r in requests[:2]] == [r.raw for r in batched[:2]]
+    assert smol.backend.max_model_len == ENGINE["n_ctx"] // ENGINE["n_parallel"]
+
+
+def test_structured_output_json_schema_and_choice_are_obeyed(smol):
+    responses = smol.complete([
+        ask("Is Paris in France? Reply in JSON.", max_tokens=64, structured=StructuredOutput(json_schema=SCHEMA)),
+        ask("Is the sky green?", max_tokens=8, structured=StructuredOutput(choice=("yes", "no", "unknown"))),
+        ask("天空是绿色的吗？", max_tokens=8, structured=StructuredOutput(choice=("是", "否", "不知道"))),
+        ask("Say anything.", max_tokens=8),
+    ])
+    jsonschema.validate(json.loads(responses[0].text), SCHEMA)
+    assert responses[1].text in ("yes", "no", "unknown") and responses[2].text in ("是", "否", "不知道")
+    assert not responses[3].failed
+
+
+def test_sampling_seeds_stops_and_template_kwargs(smol):
+    sampling = Sampling(temperature=1.0, max_tokens=24, seed=3)
+    first, again, other = smol.complete([ask("Tell me a story.", sampling=sampling) for _ in range(2)]
+                                        + [ask("Tell me a story.", sampling=sampling, sample_index=1)])
+    assert first.raw == again.raw and first.raw != other.raw
+    words = first.raw.split()
+    stop = words[len(words) // 2]
+    [cut] = smol.complete([ask("Tell me a story.", sampling=replace(sampling, stop=(stop,)))])
+    assert cut.raw.rstrip() == first.raw[:first.raw.index(stop)].rstrip() and cut.finish_reason == "stop"
+    # chat_template_kwargs reach the template (one that prints a variable when given it).
+    templated = LlamaCppModel(gguf_path(), n_ctx=1024, n_parallel=2, n_threads=1,
+                              chat_template=CHATML + "{% if hint is defined %}{{ hint }}{% endif %}")
+    try:
+        plain, hinted = templated.complete([ask("hi", max_tokens=4),
+                                            ask("hi", max_tokens=4, chat_template_kwargs={"hint": "Answer briefly. " * 4})])
+        assert hinted.usage.prompt_tokens > plain.usage.prompt_tokens
+        assert hinted.usage.prompt_tokens == templated.count_tokens([{"role": "user", "content": "hi"}],
+                                                                    {"hint": "Answer briefly. " * 4})
+    finally:
+        templated.close()
+
+
+def test_a_bad_request_fails_alone_and_the_batch_is_kept(smol):
+    responses = smol.complete([
+        ask("Name a fruit."),
+        ask("word " * 3000),  # longer than a slot's context
+        ask("Name a colour.", structured=StructuredOutput(json_schema={"type": "bogus"})),
+        ask("Name an animal."),
+    ])
+    assert [r.failed for r in responses] == [False, True, True, False]
+    assert "context" in responses[1].error and "bogus" in responses[2].error
+    assert responses[1].finish_reason == "error" and responses[1].model == smol.spec
+    assert responses[0].text and responses[3].text
+
+
+def test_load_model_goes_through_cache_and_trace(smol, tmp_path):
+    model = load_model(f"llamacpp:{gguf_path()}", cache=tmp_path / "cache.sqlite", trace=tmp_path / "trace.jsonl",
+                       engine_args=ENGINE)
+    assert model.backend is smol.backend, "one engine per spec in a process"
+    requests = [ask("Name a fruit."), ask("Name a colour.")]
+    sent = model.backend.requests_sent
+    first = model.complete(requests)
+    assert model.backend.requests_sent == sent + 2 and not any(r.cached for r in first)
+    again = model.complete(requests)
+    assert model.backend.requests_sent == sent + 2, "a rerun of the same batch must make no engine call"
+    assert all(r.cached for r in again) and [r.text for r in again] == [r.text for r in first]
+    assert (model.stats.hits, model.stats.misses) == (2, 2)
+    lines = [json.loads(line) for line in (tmp_path / "trace.jsonl").open()]
+    assert len(lines) == 4 and all(line["model"] == f"llamacpp:{gguf_path()}" for line in lines)
+    # The GGUF's contents fingerprint the cached answers; a packaged name is fingerprinted by its SHA-256.
+    assert model.identity["files"] == files_hash(gguf_path())
+    assert model_fingerprint(resolve_spec("smollm2-135m")) == resolve_spec("smollm2-135m").revision
+    assert resolve_spec("smollm2-135m").label == f"llamacpp:{SMOLLM2}"
+
+
+@pytest.mark.slow
+def test_the_packaged_default_model_loads_and_answers(tmp_path):
+    # In a test session the cache folder is fresh: the 22 installed parts are joined and verified here (~5 s).
+    try:
+        model = load_model("default", cache=tmp_path / "cache.sqlite")
+    except (FileNotFoundError, ImportError) as error:
+        pytest.fail(f"the default model is missing: run `ctsbench models install-default` ({error})")
+    assert model.spec == DEFAULT_LABEL == "llamacpp:qwen2.5-coder-1.5b-instruct-q4_k_m"
+    assert load_model("qwen2.5-coder-1.5b", cache=False).backend is model.backend, "one copy in memory"
+    capital, choice = model.complete([
+        ask("What is the capital of France? Answer with one word.", max_tokens=8),
+        ask("Is Paris in France?", structured=StructuredOutput(choice=("yes", "no", "unknown")))])
+    assert "Paris" in capital.text and capital.model == DEFAULT_LABEL
+    assert choice.text == "yes"

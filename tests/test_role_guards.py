@@ -1,0 +1,89 @@
+"""Role guards: the answerer says only what the intent states, the clarifier asks questions, the
+rewriter adds only what was elicited, whatever the model does."""
+
+import json
+
+import pytest
+
+from cts_dataset.models.scripted import ScriptedModel
+from cts_dataset.protocol import answerer, clarifier, rewriter
+from cts_dataset.protocol.role_guards import deterministic_rewrite, intent_spans, question_problem, rewrite_problem
+from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol.views import QA, AnswererView, ClarifierView, RewriterView
+
+SETTINGS = RoleSettings()
+INTENT = "How many people died in the 1976 earthquake in Tangshan, Hebei?"
+
+
+def test_spans_mode_constrains_the_answer_to_the_intent_or_unknown():
+    model = ScriptedModel(default=json.dumps({"answer": "1976"}))
+    (answer,) = answerer.answer(model, [AnswererView(INTENT, "en", "Which year?")], SETTINGS, mode="spans")
+    enum = model.calls[0].structured.json_schema["properties"]["answer"]["enum"]
+    assert enum[0] == "unknown" and "1976" in enum and "Tangshan, Hebei" in enum and "Beijing" not in enum
+    assert answer.text == "1976"
+
+
+def test_zh_spans_are_substrings_of_the_intent():
+    spans = intent_spans("1976年唐山大地震死了多少人？", "zh")
+    assert "唐山" in spans and "1976" in spans and all(s == "unknown" or s in "1976年唐山大地震死了多少人？" for s in spans)
+
+
+@pytest.mark.parametrize("mode,expected", [("off", "Beijing, China"), ("replace", "unknown")])
+def test_an_invented_answer_is_replaced_by_unknown_unless_the_guard_is_off(mode, expected):
+    model = ScriptedModel(default=json.dumps({"answer": "Beijing, China"}))
+    (answer,) = answerer.answer(model, [AnswererView(INTENT, "en", "Where?")], SETTINGS, mode=mode)
+    assert answer.text == expected and answer.unsupported == ("beij", "china") or answer.unsupported
+    assert bool(answer.replaced) == (mode == "replace")
+
+
+@pytest.mark.parametrize("text,language,ok", [
+    ("Which year do you mean?", "en", True),
+    ("Do you mean the 1976 one", "en", True),
+    ("The most notable physical properties of mercury are its density and its liquid state.", "en", False),
+    ("1. Which year?\n2. Which place?", "en", False),
+    ("", "en", False),
+    ("你指的是哪一年？", "zh", True),
+    ("汞的物理性质包括密度高。", "zh", False),
+])
+def test_question_check(text, language, ok):
+    assert (question_problem(text, "some query", language) is None) == ok
+
+
+def test_a_reply_that_is_no_question_is_asked_once_more_then_invalid():
+    model = ScriptedModel({"clarifier": ["Mercury is a liquid metal.", "The answer is 42.",
+                                         "Which mercury do you mean?", "Still no question."]})
+    views = [ClarifierView("properties of mercury", "en", (), 1), ClarifierView("the answer", "en", (), 1)]
+    fixed, failed = clarifier.ask(model, views, SETTINGS)
+    assert model.batches == [2, 2]
+    again = model.calls[2]
+    assert again.sample_index == 1000 and again.sampling.temperature > 0, "the re-ask is a fresh sample"
+    assert fixed.valid and fixed.reasked and fixed.first_raw == "Mercury is a liquid metal."
+    assert not failed.valid and failed.reasked and failed.problem
+
+
+def test_a_junk_rewrite_falls_back_to_the_query_and_the_answers():
+    model = ScriptedModel(default="A3: The answer is a person with a specific type of entity")
+    view = RewriterView("How many people died in the big earthquake?", "en", (QA("Which year?", "1976"),))
+    (result,) = rewriter.rewrite(model, [view], SETTINGS)
+    assert result.guarded and result.query == "How many people died in the big earthquake? (1976)"
+
+
+def test_a_faithful_rewrite_is_kept():
+    model = ScriptedModel(default="How many people died in the big 1976 earthquake?")
+    view = RewriterView("How many people died in the big earthquake?", "en", (QA("Which year?", "1976"),))
+    (result,) = rewriter.rewrite(model, [view], SETTINGS)
+    assert not result.guarded and result.query == "How many people died in the big 1976 earthquake?"
+
+
+def test_with_nothing_elicited_the_query_is_the_rewrite_without_a_call():
+    model = ScriptedModel(default="something else entirely")
+    view = RewriterView("the big earthquake", "en", (QA("Which year?", "unknown"),))
+    (result,) = rewriter.rewrite(model, [view], SETTINGS)
+    assert result.query == "the big earthquake" and result.nothing_elicited and model.calls == []
+
+
+def test_rewrite_checks_in_chinese():
+    dialogue = (QA("哪一年？", "1976年"),)
+    assert rewrite_problem("1976年唐山的大地震死了多少人", "大地震死了多少人", dialogue) is not None  # 唐山 nobody said
+    assert rewrite_problem("1976年的大地震死了多少人", "大地震死了多少人", dialogue) is None
+    assert deterministic_rewrite("大地震死了多少人", dialogue, "zh") == "大地震死了多少人（1976年）"
