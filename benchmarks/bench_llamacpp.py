@@ -107,7 +107,7 @@ def main() -> None:
     print(f"{args.prompts} prompts, {args.max_tokens} new tokens max, greedy, {args.threads} threads; "
           f"load average {os.getloadavg()[0]:.2f}\n")
     header = f"| {'model':36} | {'backend':12} | load s | batched tok/s | single tok/s | peak RSS MiB |"
-    print(header + "\n|" + "|".join("-" * (len(c) + 2) for c in header.split("|")[1:-1]) + "|")
+    print(header + "\n|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
     notes = []
     for name, gguf in models:
         texts: dict[str, list[str]] = {}

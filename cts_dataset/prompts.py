@@ -67,11 +67,11 @@ class TextPrompt:
 
     id: str
     text: str
-    hash: str | None = None
+    hash: str = ""
     source: str = ""
 
     def __post_init__(self) -> None:
-        if self.hash is None:
+        if not self.hash:
             object.__setattr__(self, "hash", content_hash(self.text.encode()))
         self.placeholders  # noqa: B018  (a stray '$' fails at load, not mid-run)
 
@@ -95,12 +95,12 @@ class ChatPrompt:
     system: str
     user: str
     fragments: tuple[tuple[str, str], ...] = ()
-    hash: str | None = None
+    hash: str = ""
     source: str = ""
     section: str = ""
 
     def __post_init__(self) -> None:
-        if self.hash is None:
+        if not self.hash:
             text = json.dumps([self.system, self.user, list(self.fragments)], ensure_ascii=False)
             object.__setattr__(self, "hash", content_hash(text.encode()))
         for name, template in (("system", self.system), ("user", self.user), *self.fragments):

@@ -61,8 +61,8 @@ def test_a_users_clarifier_file_is_named_by_file_and_hashed_by_its_bytes(tmp_pat
 
 
 @pytest.mark.parametrize("edit,problem", [
-    (lambda text: text.replace("    ${turn_note}\n", "", 1), r"my.yaml: en.user: placeholders \['blurred_query', 'history'\], "
-                                                             r"but the clarifier role fills"),
+    (lambda text: text.replace("    ${turn_note}\n", "", 1),
+     r"my.yaml: en.user: placeholders \['blurred_query', 'history'\], but the clarifier role fills"),
     (lambda text: text.replace('  turn_note: "Write clarifying question ${turn}."\n', "", 1), "my.yaml: en.turn_note: missing"),
     (lambda text: text.replace("Search query: ${blurred_query}", "Search query: $ {blurred_query}", 1),
      "my.yaml: en.user: line 1: a '\\$' that starts no placeholder"),

@@ -270,3 +270,24 @@ def test_repeats_sample_a_sampled_clarifier_again_and_report_the_spread(tmp_path
     assert {r.sample_index for r in models["user_answerer"].calls} == {0}, "greedy roles are not resampled"
     spread = summary["conditions"]["clarify@1"]["repeats"]
     assert spread["repeats"] == 2 and len(spread["mean_per_repeat"]) == 2
+
+
+# -- the judge ---------------------------------------------------------------------------------------
+def test_judge_records_name_the_judge_prompt_and_its_calls_share_one_schema(tmp_path, searcher):
+    from cts_dataset.judges.llm import LLMJudge
+
+    def all_full(request):  # one label per numbered nugget line
+        count = sum(1 for line in request.messages[1].content.splitlines() if line[:1].isdigit() and ". " in line)
+        return json.dumps({"labels": ["full"] * count})
+
+    judge = LLMJudge(ScriptedModel(default=all_full, spec="judge-model"))
+    config = load_config(out_dir=tmp_path / "r", limit=2, budgets=[1])
+    Experiment(config, models=make_models(), searcher=searcher, judge=judge, progress=False).run()
+    judged = records(tmp_path / "r", "judge")
+    assert judged and all(r["judge_prompt"] == "coverage-v1" and r["judge_prompt_hash"] == judge.prompt.hash
+                          for r in judged)
+    assert all(r["n_unscored"] == 0 and r["restore_score_100"] == 100 for r in judged if r["raw"])
+    calls = records(tmp_path / "r", "judge_calls")
+    assert calls and all(c["prompt_hash"] == judge.prompt.hash and "input_key" in c for c in calls)
+    stored = json.loads((tmp_path / "r" / "config.json").read_text())
+    assert stored["identity"]["judge"]["prompt"]["hash"] == judge.prompt.hash

@@ -8,8 +8,10 @@ from cts_dataset import __version__
 from cts_dataset.cli.agree import agree
 from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.hub import hub
+from cts_dataset.cli.import_release import import_release
 from cts_dataset.cli.info import info
 from cts_dataset.cli.models import models
+from cts_dataset.cli.play import play
 from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
 from cts_dataset.cli.search import search
@@ -31,3 +33,5 @@ main.add_command(score)
 main.add_command(search)
 main.add_command(agree)
 main.add_command(models)
+main.add_command(import_release)
+main.add_command(play)

@@ -47,6 +47,7 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
 @click.option("--searcher", type=click.Choice(["retrieval", "react"]), help="Override the preset's searcher.")
 @click.option("--search-model", help="Model spec of the ReAct search agent.")
 @click.option("--judge", help="Override the preset's judge: lexical, embedding or a model spec.")
+@click.option("--judge-prompt", help="The LLM judge's prompt: a shipped id (coverage-v1) or a YAML file.")
 @click.option("--budgets", multiple=True, help="Clarification budgets k, e.g. --budgets 1 2 3.")
 @click.option("--conditions", help="Comma-separated subset of baseline,clarify,oracle.")
 @click.option("--show-budget", is_flag=True, default=None, help="Tell the clarifier the budget (one dialogue per k).")
@@ -64,7 +65,7 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str | None, preset: str | None,
         user_answerer: str | None, rewriter: str | None, searcher: str | None, search_model: str | None,
-        judge: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
+        judge: str | None, judge_prompt: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
         dataset: str | None, limit: int | None, out_dir: Path | None, clarifier_prompt: str | None,
         generation: tuple[str, ...], repeats: int | None, max_errors: int | None, retry_unscored: bool | None,
         no_cache: bool, quiet: bool) -> None:
@@ -86,7 +87,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
     try:
         config = load_config(
             config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
-            searcher=searcher_config, judge=judge, budgets=_budgets(budgets, extra_budgets),
+            searcher=searcher_config, judge=judge, judge_prompt=judge_prompt, budgets=_budgets(budgets, extra_budgets),
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
             limit=limit, out_dir=out_dir, cache=False if no_cache else None, clarifier_prompt=clarifier_prompt,
             generation=_generation(generation), repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,

@@ -108,3 +108,30 @@ def verify_offline() -> str:
         if outcome.returncode != 0:
             raise RuntimeError(f"offline load by bare name failed after install:\n{outcome.stderr[-2000:]}")
     return result.stdout + metric.stdout
+
+
+def install_folder(folder: Path, verify: bool = True) -> dict[str, int]:
+    """Prepare one dataset folder in the local cache so that its folder name, as a bare dataset name, loads
+    offline from any directory (used for imported splits: ``ctsbench-hard518``); returns rows per split.
+
+    The folder must be named as the dataset: `datasets` names the cache entry after it. Older cached
+    versions of that name are dropped, so a re-import replaces the data instead of adding a config."""
+    from datasets import load_dataset
+
+    loaded = load_dataset(str(folder))
+    first_split = next(iter(loaded.values()))
+    _prune_older(Path(first_split.cache_files[0]["filename"]).parent)
+    if verify:
+        verify_names_offline([folder.name])
+    return {split: ds.num_rows for split, ds in loaded.items()}
+
+
+def verify_names_offline(names: list[str]) -> str:
+    """Load each bare dataset name in a fresh offline process from a neutral directory; its output."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    with tempfile.TemporaryDirectory(prefix="ctsbench-verify-") as neutral:
+        result = subprocess.run([sys.executable, "-c", VERIFY_SNIPPET, *names], cwd=neutral, env=env,
+                                capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"offline load by bare name failed after install:\n{result.stderr[-2000:]}")
+    return result.stdout

@@ -123,7 +123,7 @@ class LLMJudge:
                 result.labels[chunk.start:chunk.start + len(labels)] = labels
                 result.calls.append(JudgeCall(
                     judge=self.name, item_id=items[chunk.item].id, chunk=chunk.index, attempt=attempt,
-                    prompt_id=self.prompt.id, prompt_hash=self.prompt.hash or "",
+                    prompt_id=self.prompt.id, prompt_hash=self.prompt.hash,
                     model=response.model or self.model.spec, messages=request.message_dicts(),
                     temperature=request.sampling.temperature, seed=request.sampling.seed,
                     raw_output=response.text, reasoning=response.reasoning, parsed=not error,

@@ -21,7 +21,8 @@ from typing import Any
 
 from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, split_reasoning
 
-INSTALL_HINT = 'the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (or xllamacpp==2026.10.11549)'
+INSTALL_HINT = ('the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (xllamacpp==2026.10.11549), '
+                'and the system libgomp (apt-get install libgomp1)')
 _RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed"
 
 
@@ -30,8 +31,9 @@ class LlamaCppModel:
 
     ``n_ctx`` is the whole KV cache, shared by ``n_parallel`` slots: each request gets
     ``max_model_len`` tokens (prompt and output), read back from the server (about ``n_ctx // n_parallel``).
-    ``n_threads`` defaults to the cores this process may use: llama.cpp busy-waits its threads, so more
-    than that only slows it down. Other keyword arguments set ``xllamacpp.CommonParams`` fields.
+    ``n_threads`` defaults to the cores this process may use. llama.cpp busy-waits its threads: more than
+    the free cores only slows it down, and with other heavy work on the same cores ``n_threads=1`` is far
+    steadier. Other keyword arguments set ``xllamacpp.CommonParams`` fields.
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,

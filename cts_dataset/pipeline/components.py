@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.pipeline.config import RunConfig
+from cts_dataset.pipeline.config import ConfigError, RunConfig
 from cts_dataset.protocol.prompts import LANGUAGES
 from cts_dataset.records import Instance
 
@@ -23,6 +23,12 @@ def load_instances(config: RunConfig) -> list[Instance]:
         if not path.is_file():
             raise FileNotFoundError(f"dataset {config.dataset!r} is neither a shipped split ({', '.join(SPLITS)}) nor a file")
         instances = read_records(path, "instance")
+    if config.ids:
+        by_id = {i.id: i for i in instances}
+        unknown = [i for i in config.ids if i not in by_id]
+        if unknown:
+            raise ConfigError(f"--ids: {', '.join(unknown)} not in dataset {config.dataset!r}")
+        instances = [by_id[i] for i in config.ids]
     return instances[: config.limit] if config.limit else instances
 
 
@@ -52,6 +58,16 @@ def prompt_ids(version: str, clarifier_prompt: str | None = None) -> dict[str, d
     return ids
 
 
+def is_model_ref(ref: Any) -> bool:
+    """False for a clarifier that is not a model: a reference name or a Python import path."""
+    from cts_dataset.clarifiers.loading import import_path
+    from cts_dataset.clarifiers.reference import reference_clarifier
+
+    if isinstance(ref, str) and (ref in ("none", "oracle-types") or ref.startswith("template:")):
+        return reference_clarifier(ref) is None
+    return import_path(ref) is None
+
+
 def label_of(ref: Any) -> str:
     """How outputs name the model a reference resolves to (``vllm:Qwen/Qwen3-8B``), without loading it."""
     from cts_dataset.models.registry import resolve_spec
@@ -69,7 +85,9 @@ def role_refs(config: RunConfig) -> list[Any]:
     """Every model reference the run uses (clarifier, answerer, rewriter, search agent, LLM judge)."""
     from cts_dataset.judges import OFFLINE_JUDGES
 
-    refs = [config.clarifier, config.user_answerer, config.rewriter]
+    refs = [config.user_answerer, config.rewriter]
+    if is_model_ref(config.clarifier):
+        refs.append(config.clarifier)
     if config.searcher is not None and config.searcher.model is not None:
         refs.append(config.searcher.model)
     if not (isinstance(config.judge, str) and config.judge in OFFLINE_JUDGES):
@@ -110,4 +128,5 @@ def build_judge(config: RunConfig, trace: Path):
     from cts_dataset.judges.llm import LLMJudge
 
     ref = config.judge.removeprefix("llm:") if isinstance(config.judge, str) else config.judge
-    return LLMJudge(load_role_model(ref, config, trace))
+    options = {"prompt_id": config.judge_prompt} if config.judge_prompt else {}
+    return LLMJudge(load_role_model(ref, config, trace), **options)

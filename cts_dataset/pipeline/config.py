@@ -63,11 +63,13 @@ class RunConfig(BaseModel):
     rewriter: ModelRef | None = None
     searcher: SearcherConfig | None = None
     judge: ModelRef | None = None
+    judge_prompt: str | None = Field(None, description="The LLM judge's prompt: a shipped id (coverage-v1) or a YAML file.")
     budgets: list[int] = Field(default_factory=lambda: [1, 2, 3])
     conditions: list[Condition] = Field(default_factory=lambda: ["baseline", "clarify", "oracle"])
     show_budget: bool = False
     dataset: str = Field("demo", description="A shipped split name or a path to an instances JSONL file.")
-    limit: int | None = None
+    limit: int | None = Field(None, ge=1)
+    ids: list[str] | None = Field(None, description="Run these instances only (in this order).")
     out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
     prompt_version: str = Field("v1", description="The protocol's prompts (answerer, rewriter; clarifier unless clarifier_prompt).")
     clarifier_prompt: str | None = Field(None, description="The clarifier's prompt: a shipped version (v1) or a YAML file path.")

@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cts_dataset.clarifiers.base import as_question
+from cts_dataset.clarifiers.model import ModelClarifier
 from cts_dataset.pipeline.store import RunStore, record_key
-from cts_dataset.protocol import answerer, clarifier, guards
+from cts_dataset.protocol import answerer, guards
 from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView, ClarifierView
 from cts_dataset.records import Instance
 
@@ -40,21 +42,43 @@ def dialogue_keys(instances: Sequence[Instance], budgets: Sequence[int], show_bu
     return [DialogueKey(i, None, max(budgets), r) for r in range(repeats) for i in instances]
 
 
-def turns_done(store: RunStore, dialogue: DialogueKey, upto: int) -> bool:
-    return all(record_key(dialogue.key(t)) in store["answer"] for t in range(1, upto + 1))
-
-
-def history(store: RunStore, dialogue: DialogueKey, upto: int) -> tuple[QA, ...]:
-    """The valid turns among the first ``upto`` of a dialogue, as the clarifier saw them (a turn whose
-    question was invalid asked nothing and is left out)."""
-    pairs = []
+def _turns(store: RunStore, dialogue: DialogueKey, upto: int) -> list[dict[str, Any]] | None:
+    """The answer records of turns 1..upto, up to the turn where the clarifier stopped asking; None
+    while a turn is not done (failed, or not played yet)."""
+    found = []
     for turn in range(1, upto + 1):
         record = store["answer"].get(record_key(dialogue.key(turn)))
         if record is None:
-            raise LookupError(f"{record_key(dialogue.key(turn))}: no answer record")
-        if not record.get("invalid_question", record.get("skipped", False)):
-            pairs.append(QA(record["question"], record["answer"]))
-    return tuple(pairs)
+            return None
+        found.append(record)
+        if record.get("declined"):
+            break
+    return found
+
+
+def turns_done(store: RunStore, dialogue: DialogueKey, upto: int) -> bool:
+    return _turns(store, dialogue, upto) is not None
+
+
+def ended(store: RunStore, dialogue: DialogueKey, before: int) -> bool:
+    """The clarifier declined at a turn before ``before``: nothing more is asked."""
+    found = _turns(store, dialogue, before - 1)
+    return bool(found) and bool(found[-1].get("declined"))
+
+
+def history(store: RunStore, dialogue: DialogueKey, upto: int) -> tuple[QA, ...]:
+    """The questions asked among the first ``upto`` turns and their answers, as the clarifier saw them
+    (a turn whose question was invalid, or where the clarifier declined, asked nothing)."""
+    found = _turns(store, dialogue, upto)
+    if found is None:
+        raise LookupError(f"{record_key(dialogue.key(upto))}: a turn of this dialogue is not done")
+    return tuple(QA(r["question"], r["answer"]) for r in found
+                 if not r.get("invalid_question", r.get("skipped", False)) and not r.get("declined"))
+
+
+def questions_asked(store: RunStore, dialogue: DialogueKey, upto: int) -> int:
+    """Questions actually asked in the first ``upto`` turns."""
+    return len(history(store, dialogue, upto))
 
 
 def play(run: Any, dialogues: Sequence[DialogueKey]) -> None:
@@ -64,7 +88,8 @@ def play(run: Any, dialogues: Sequence[DialogueKey]) -> None:
     """
     store: RunStore = run.store
     for turn in range(1, max((d.turns for d in dialogues), default=0) + 1):
-        active = [d for d in dialogues if d.turns >= turn and turns_done(store, d, turn - 1)]
+        active = [d for d in dialogues if d.turns >= turn and turns_done(store, d, turn - 1)
+                  and not ended(store, d, turn)]
         todo = [d for d in active if record_key(d.key(turn)) not in store["clarify"]]
         run.progress.start(f"clarify turn {turn}", len(todo))
         for chunk in run.chunks(todo, by_repeat=True):
@@ -77,23 +102,32 @@ def play(run: Any, dialogues: Sequence[DialogueKey]) -> None:
 
 
 def ask_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
-    model = run.models["clarifier"]
-    recorder = run.recorder(model)
+    asker = run.clarifier
+    sees_types = bool(getattr(asker, "sees_constraint_types", False))
     views = [ClarifierView(d.instance.blurred_query, d.instance.language, history(run.store, d, turn - 1), turn,
-                           d.budget) for d in chunk]
+                           d.budget, tuple(c.type.value for c in d.instance.removed_constraints) if sees_types else None)
+             for d in chunk]
     tags = [record_key(d.key(turn)) for d in chunk]
-    questions = clarifier.ask(recorder, views, run.role_settings("clarifier", chunk[0].repeat), tags,
-                              reask=run.config.clarifier_reask)
+    recorder = None
+    if isinstance(asker, ModelClarifier):  # its requests are audited
+        recorder = run.recorder(asker.model)
+        model_asker = ModelClarifier(recorder, run.role_settings("clarifier"), reask=run.config.clarifier_reask)
+        questions = model_asker.ask(views, tags, chunk[0].repeat)
+    else:
+        replies = asker.ask(views)
+        if len(replies) != len(views):
+            raise RuntimeError(f"clarifier {run.clarifier_label}: {len(replies)} replies to {len(views)} views")
+        questions = [as_question(r) for r in replies]
     records = []
     for d, view, q, tag in zip(chunk, views, questions, tags, strict=True):
-        request = recorder.requests.get(tag)
+        request = recorder.requests.get(tag) if recorder is not None else None
         dialogue = [text for qa in view.history for text in (qa.question, qa.answer)]
         values = [str(turn), str(d.budget or ""), *map(str, range(1, turn + 1))]
         leaks = guards.audit(request, d.instance, dialogue, run.prompt("clarifier", d.instance.language),
                              values) if request is not None else []
-        records.append({**d.key(turn), "question": q.text, "valid": q.valid, "raw": q.raw, "error": q.error,
-                        "empty_at_length": q.empty_at_length, "problem": q.problem, "reasked": q.reasked,
-                        "first_raw": q.first_raw, "leaks": leaks, "model": model.spec,
+        records.append({**d.key(turn), "question": q.text, "valid": q.valid, "declined": q.declined, "raw": q.raw,
+                        "error": q.error, "empty_at_length": q.empty_at_length, "problem": q.problem,
+                        "reasked": q.reasked, "first_raw": q.first_raw, "leaks": leaks, "model": run.clarifier_label,
                         **run.prompt_ids["clarifier"][d.instance.language]})
     run.write("clarify", records)
     run.progress(f"clarify turn {turn}", len(chunk))
@@ -106,14 +140,23 @@ def answer_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
     views = [AnswererView(d.instance.fused_query, d.instance.language, q["question"]) for d, q in callable_]
     tags = [record_key(d.key(turn)) for d, _ in callable_]
     settings = run.role_settings("user_answerer", chunk[0].repeat)
-    answers = answerer.answer(model, views, settings, tags, mode=run.config.answer_mode) if views else []
+    if not views:
+        answers = []
+    elif callable(getattr(model, "answer_views", None)):  # a person at the terminal: recorded as typed
+        answers = [answerer.Answer(text=answerer.normalise(text), raw=text, parsed=True, unsupported=unsupported)
+                   for text, unsupported in model.answer_views(views)]
+    else:
+        answers = answerer.answer(model, views, settings, tags, mode=run.config.answer_mode)
     by_key = {record_key(d.key(turn)): a for (d, _), a in zip(callable_, answers, strict=True)}
     records = []
     for d, q in zip(chunk, asked, strict=True):
         a = by_key.get(record_key(d.key(turn)))
         record: dict[str, Any] = {**d.key(turn), "question": q["question"], "model": model.spec,
                                   **run.prompt_ids["user_answerer"][d.instance.language]}
-        if a is None:  # an invalid question asks nothing: no answer, counted apart from unknown
+        if q.get("declined"):  # the clarifier stopped asking: the dialogue ends at this turn
+            record.update(answer="", unknown=False, invalid_question=False, declined=True, parsed=False,
+                          unsupported=[], raw="", error="", disclosure=guards.disclosure("", d.instance))
+        elif a is None:  # an invalid question asks nothing: no answer, counted apart from unknown
             record.update(answer=UNKNOWN, unknown=False, invalid_question=True, parsed=False, unsupported=[],
                           raw="", error="", disclosure=guards.disclosure("", d.instance))
         else:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.clarifiers.model import ModelClarifier
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.models.base import ChatRequest, ChatResponse, Sampling
 from cts_dataset.pipeline import components
@@ -87,13 +88,27 @@ class _Recorder:
 
 class Experiment:
     def __init__(self, config: RunConfig, models: dict[str, Any] | None = None, searcher: Any = None,
-                 judge: Any = None, progress: bool = True) -> None:
-        """``models`` (role -> ChatModel), ``searcher`` and ``judge`` may be given as objects; the rest is
-        built from ``config``. The run folder defaults to ``runs/<clarifier that runs>__<preset>``."""
+                 judge: Any = None, progress: bool = True, clarifier: Any = None) -> None:
+        """``clarifier`` (a :class:`~cts_dataset.clarifiers.Clarifier`), ``models`` (role -> ChatModel; a
+        clarifier model is asked with the protocol's clarifier prompt), ``searcher`` and ``judge`` may be
+        given as objects; the rest is built from ``config``. The run folder defaults to
+        ``runs/<clarifier that runs>__<preset>``."""
+        from cts_dataset.clarifiers import load_clarifier
+        from cts_dataset.clarifiers.base import clarifier_name
+
         self.config = config
         models = dict(models or {})
-        clarifier_label = models["clarifier"].spec if "clarifier" in models else components.label_of(config.clarifier)
-        self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(clarifier_label, config.preset)
+        if clarifier is None and "clarifier" in models and callable(getattr(models["clarifier"], "ask", None)):
+            clarifier = models.pop("clarifier")
+        if clarifier is None and "clarifier" not in models:
+            clarifier = load_clarifier(config.clarifier)  # a reference or import path; None for a model spec
+        if clarifier is not None:
+            self.clarifier_label = clarifier_name(clarifier)
+        elif "clarifier" in models:
+            self.clarifier_label = models["clarifier"].spec
+        else:
+            self.clarifier_label = components.label_of(config.clarifier)
+        self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(self.clarifier_label, config.preset)
         self.instances = components.load_instances(config)
         self.settings = {role: self._settings(role) for role in ROLES}
         self.prompt_ids = components.prompt_ids(config.prompt_version, config.clarifier_prompt)
@@ -102,9 +117,11 @@ class Experiment:
         check_identity(_pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))
         trace = self.folder / "calls.jsonl"
         for role in ROLES:
-            if role not in models:
+            if role not in models and not (role == "clarifier" and clarifier is not None):
                 models[role] = components.load_role_model(getattr(config, role), config, trace)
         self.models = models
+        self.clarifier = clarifier if clarifier is not None else ModelClarifier(
+            models["clarifier"], self.settings["clarifier"], reask=config.clarifier_reask)
         self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
         self.judge = judge if judge is not None else components.build_judge(config, trace)
         self.run_identity = self.identity()
@@ -153,7 +170,12 @@ class Experiment:
 
         identity = self.protocol_identity()
         for role in ROLES:
-            identity["roles"][role]["model"] = model_identity(self.models[role])
+            found = self.models.get(role)
+            if role == "clarifier" and not isinstance(self.clarifier, ModelClarifier):
+                found = self.clarifier
+            identity["roles"][role]["model"] = model_identity(found)
+        if getattr(self.clarifier, "sees_constraint_types", False):
+            identity["protocol"]["clarifier_sees"] = "the types of the removed constraints (never their values)"
         describe = getattr(self.searcher, "describe", None)
         identity["searcher"] = describe() if callable(describe) else model_identity(self.searcher)
         identity["judge"] = judge_identity(self.judge)
@@ -334,7 +356,8 @@ class Experiment:
             "ctsbench_version": __version__,
             "dataset_revision": components.dataset_revision(self.config),
             "instances": len(self.instances),
-            "models": {role: _model_description(model) for role, model in self.models.items()},
+            "models": {**{role: _model_description(model) for role, model in self.models.items()},
+                       "clarifier": _model_description(self.models.get("clarifier", self.clarifier), self.clarifier_label)},
             "searcher": self.run_identity["searcher"],
             "judge": self.run_identity["judge"],
             "prompts": self.prompt_ids,
@@ -369,10 +392,12 @@ def _pick(stored: dict[str, Any] | None, like: dict[str, Any]) -> dict[str, Any]
     return picked
 
 
-def _model_description(model: Any) -> dict[str, Any]:
-    spec = getattr(model, "spec", str(model))
+def _model_description(model: Any, label: str | None = None) -> dict[str, Any]:
+    spec = label or getattr(model, "spec", str(model))
     resolved = getattr(model, "model_spec", None)
     description: dict[str, Any] = {"spec": spec}
+    if resolved is None and not hasattr(model, "complete"):
+        description["object"] = f"{type(model).__module__}.{type(model).__qualname__}"
     if resolved is not None and hasattr(resolved, "to_dict"):
         description["resolved"] = resolved.to_dict()
     return description

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from cts_dataset.errors import CtsbenchError
+from cts_dataset.identity import differences
 
 
 class IdentityMismatch(CtsbenchError, ValueError):
@@ -36,24 +37,6 @@ def model_identity(model: Any) -> dict[str, Any]:
     return described
 
 
-def differences(before: Any, after: Any, path: str = "") -> list[str]:
-    """Human-readable paths where two JSON values differ (``clarifier.model.files: 1a2b -> 3c4d``)."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        found = []
-        for key in sorted(set(before) | set(after), key=str):
-            where = f"{path}.{key}" if path else str(key)
-            if key not in before:
-                found.append(f"{where}: (absent) -> {_short(after[key])}")
-            elif key not in after:
-                found.append(f"{where}: {_short(before[key])} -> (absent)")
-            else:
-                found += differences(before[key], after[key], where)
-        return found
-    if before != after:
-        return [f"{path or '(identity)'}: {_short(before)} -> {_short(after)}"]
-    return []
-
-
 def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where: str) -> None:
     """Raise :class:`IdentityMismatch` naming every difference (nothing when ``stored`` is None)."""
     if stored is None:
@@ -63,8 +46,3 @@ def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where
         shown = "\n  ".join(found[:12]) + (f"\n  ... and {len(found) - 12} more" if len(found) > 12 else "")
         raise IdentityMismatch(f"{where}: this folder holds a run of another identity; what changed:\n  {shown}\n"
                                "Choose another --out-dir (or delete the folder to start over).")
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[:limit] + "..."

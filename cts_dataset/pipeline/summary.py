@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,10 @@ def _answers(store: RunStore, config: Any, instance: Instance, k: int, repeat: i
     return [a for a in found if a is not None]
 
 
+def _was_asked(answer: dict[str, Any]) -> bool:
+    return not answer.get("invalid_question") and not answer.get("declined")
+
+
 def _rate(count: int, total: int) -> float | None:
     return count / total if total else None
 
@@ -70,20 +75,22 @@ def dialogue_diagnostics(config: Any, instances: Sequence[Instance], store: RunS
     per_turn = {}
     for turn in range(1, top + 1):
         source = rows[top] if config.show_budget else rows.get(turn) or rows[top]
-        at_turn = [r[turn - 1] for r in source if len(r) >= turn and not r[turn - 1].get("invalid_question")]
+        at_turn = [r[turn - 1] for r in source if len(r) >= turn and _was_asked(r[turn - 1])]
         per_turn[str(turn)] = _rate(sum(a["unknown"] for a in at_turn), len(at_turn))
     all_unknown = {}
-    for k in config.budgets:
-        complete = [r for r in rows[k] if len(r) == k]
-        all_unknown[str(k)] = _rate(sum(all(a["unknown"] or a.get("invalid_question") for a in r) for r in complete),
-                                    len(complete))
-    asked = [a for r in rows[top] for a in r]
-    valid = [a for a in asked if not a.get("invalid_question")]
+    for k in config.budgets:  # over dialogues that asked at least one question by k
+        complete = [[a for a in r if _was_asked(a)] for r in rows[k] if len(r) == k or (r and r[-1].get("declined"))]
+        complete = [r for r in complete if r]
+        all_unknown[str(k)] = _rate(sum(all(a["unknown"] for a in r) for r in complete), len(complete))
+    asked = [a for r in rows[top] for a in r if not a.get("declined")]
+    valid = [a for a in asked if _was_asked(a)]
     answered = [a for a in valid if not a["unknown"]]
     shares = [a["disclosure"]["intent_share"] for a in answered if a.get("disclosure")]
     revealing = [a for a in answered if a.get("disclosure", {}).get("constraints")]
     beyond = [a for a in answered if a.get("disclosure", {}).get("beyond_question")]
+    questions = {str(k): _mean([float(sum(_was_asked(a) for a in r)) for r in rows[k]]) for k in config.budgets}
     return {
+        "questions_asked_per_instance_at_k": questions,
         "unknown_rate_per_turn": per_turn,
         "all_unknown_rate_at_k": all_unknown,
         "answers": len(asked),
@@ -169,16 +176,22 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         if baseline is not None and condition != "baseline":
             pairs = sum(1 for a, b in zip(scores, baseline, strict=True) if a is not None and b is not None)
             entry["gain_over_baseline"] = {**paired_test(scores, baseline).as_dict(), "n_pairs": pairs}
+        if condition == "clarify" and budget is not None:
+            entry["questions_asked"] = _questions_asked(store, config, instances, budget)
+            gain = (entry.get("gain_over_baseline") or {}).get("mean_difference")
+            entry["gain_per_question"] = gain / entry["questions_asked"] if gain is not None and entry["questions_asked"] else None
         if condition == "clarify" and config.repeats > 1 and budget is not None:
             entry["repeats"] = _repeat_spread(store, instances, budget, config.repeats)
         conditions[label] = entry
+    curve = budget_curve(conditions, config)
     judge = run.run_identity["judge"]
     judge_name = judge.get("name") if isinstance(judge, dict) else str(judge)
     audit = audit_summary(store)
     return {
         "run": str(run.folder),
-        "clarifier": run.models["clarifier"].spec,
-        "models": {role: model.spec for role, model in run.models.items()},
+        "clarifier": run.clarifier_label,
+        "declared_leakage": run.run_identity["protocol"].get("clarifier_sees"),
+        "models": {**{role: model.spec for role, model in run.models.items()}, "clarifier": run.clarifier_label},
         "searcher": _searcher_label(run.run_identity["searcher"]),
         "judge": judge_name,
         "judge_prompt": _judge_prompt(judge),
@@ -190,6 +203,7 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         "instances": len(instances),
         "repeats": config.repeats,
         "conditions": conditions,
+        "budget_curve": curve,
         "dialogue": dialogue_diagnostics(config, instances, store),
         "audit": audit,
         "guards": {"answer_mode": config.answer_mode, "clarifier_reask": config.clarifier_reask,
@@ -207,6 +221,27 @@ def _judge_prompt(judge: Any) -> str | None:
     if isinstance(prompt, dict):
         return f"{prompt.get('id')} {str(prompt.get('hash'))[:12]}"
     return None
+
+
+def _questions_asked(store: RunStore, config: Any, instances: Sequence[Instance], k: int) -> float | None:
+    """Mean questions actually asked by budget k (a clarifier may stop early or fail to ask)."""
+    counts = [sum(1 for a in _answers(store, config, i, k, r) if _was_asked(a))
+              for r in range(config.repeats) for i in instances]
+    return sum(counts) / len(counts) if counts else None
+
+
+def budget_curve(conditions: dict[str, Any], config: Any) -> dict[str, Any] | None:
+    """The area under restore_score vs budget (k = 0 is the baseline), per unit of budget, and its gain
+    over the baseline: one number for a clarifier across budgets, fair to one that asks only when it helps."""
+    base = (conditions.get("baseline") or {}).get("restore_score_100", {}).get("mean")
+    points = [(0, base)] + [(k, conditions.get(f"clarify@{k}", {}).get("restore_score_100", {}).get("mean"))
+                            for k in config.budgets]
+    if "clarify" not in config.conditions or any(v is None for _, v in points):
+        return None
+    area = sum((k2 - k1) * (v1 + v2) / 2 for (k1, v1), (k2, v2) in pairwise(points))
+    top = points[-1][0]
+    return {"budgets": [k for k, _ in points], "scores": [v for _, v in points], "auc_per_budget": area / top,
+            "auc_gain_over_baseline": area / top - base}
 
 
 def _searcher_label(described: Any) -> str:
@@ -255,9 +290,17 @@ def render_markdown(summary: dict[str, Any]) -> str:
         gain = entry.get("gain_over_baseline") or {}
         rows.append([label, fmt(score["mean"]), f"[{fmt(score['low'])}, {fmt(score['high'])}]", fmt(entry["strict_100"]),
                      fmt(entry["unweighted_100"]), fmt(gain.get("mean_difference")), fmt(gain.get("p_value"), 3),
-                     str(gain.get("n_pairs", "-")), f"{entry['unscored_instances']}/{entry['unscored_nuggets']}"])
+                     str(gain.get("n_pairs", "-")), fmt(entry.get("questions_asked"), 2),
+                     fmt(entry.get("gain_per_question")), f"{entry['unscored_instances']}/{entry['unscored_nuggets']}"])
     lines += table(["condition", "restore_score_100", "95% CI", "strict", "unweighted", "gain vs baseline", "p",
-                    "pairs", "unscored (inst/nuggets)"], rows)
+                    "pairs", "questions asked", "gain per question", "unscored (inst/nuggets)"], rows)
+    curve = summary.get("budget_curve")
+    if curve:
+        lines += ["", (f"Area under score vs budget (k = 0 is the baseline), per unit of budget: "
+                      f"{fmt(curve['auc_per_budget'])} ({fmt(curve['auc_gain_over_baseline'])} over the baseline).")]
+    if summary.get("declared_leakage"):
+        lines += ["", (f"**Reference clarifier**: it sees {summary['declared_leakage']}; an upper reference for "
+                      "question choice, not a leaderboard entry.")]
     dialogue = summary.get("dialogue") or {}
     if dialogue:
         lines += ["", "## Dialogue", ""]

@@ -30,6 +30,7 @@ class Question:
     problem: str = ""  # why the (last) reply was not a question
     reasked: bool = False  # the first reply was no question; this is the second
     first_raw: str = ""  # the first reply, when re-asked
+    declined: bool = False  # the clarifier chose not to ask: the dialogue ends here
 
 
 def clarifier_request(view: ClarifierView, settings: RoleSettings, tag: str = "") -> ChatRequest:

@@ -35,13 +35,18 @@ def load_prompt_file(path: str | os.PathLike, role: str, language: str, referenc
     """A role's prompt from a user's YAML file, in the format of the shipped ``<role>.<reference>.yaml``.
 
     The file must give every field of the shipped prompt with the same placeholders (the role fills
-    exactly those); extra fields are allowed. Read once per process and path.
+    exactly those); extra fields are allowed. Read again whenever the file changes (size or mtime).
     """
-    return _load_file(str(Path(path).resolve()), role, language, reference)
+    resolved = Path(path).resolve()
+    try:
+        state = resolved.stat()
+    except FileNotFoundError:
+        raise PromptError(f"{path}: no such prompt file") from None
+    return _load_file(str(resolved), role, language, reference, (state.st_size, state.st_mtime_ns))
 
 
 @cache
-def _load_file(path: str, role: str, language: str, reference: str) -> ChatPrompt:
+def _load_file(path: str, role: str, language: str, reference: str, _state: tuple[int, int]) -> ChatPrompt:
     prompt = load_chat_prompt(Path(path), f"{role}/{Path(path).name}/{language}", section=language)
     shipped = load_prompt(role, reference, language)
     mine = {"system": prompt.system, "user": prompt.user, **dict(prompt.fragments)}

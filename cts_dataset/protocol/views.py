@@ -25,13 +25,17 @@ class QA:
 
 @dataclass(frozen=True)
 class ClarifierView:
-    """The Clarifier sees the blurred query and its own earlier turns; the budget only if shown."""
+    """The Clarifier sees the blurred query and its own earlier turns; the budget only if shown.
+
+    ``constraint_types`` is filled only for a reference clarifier declared to see the types (never the
+    values) of the instance's removed constraints (``oracle-types``); a run declares it."""
 
     blurred_query: str
     language: str
     history: tuple[QA, ...]
     turn: int
     budget: int | None = None
+    constraint_types: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

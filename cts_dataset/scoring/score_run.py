@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.judges.base import CoverageJudge
+from cts_dataset.identity import differences
 from cts_dataset.jsonl import check_records
+from cts_dataset.judges.base import CoverageJudge
 from cts_dataset.log import JsonlLog, open_log
 from cts_dataset.records import Candidate, GoldRecord, Instance, gold_of
 from cts_dataset.schemas import Problem
@@ -74,22 +75,6 @@ def job_of(gold: GoldRecord, candidate: Candidate) -> JudgeJob:
 def read_items(path: Path) -> dict[str, dict[str, Any]]:
     """Judged items of an ``items.jsonl`` by id (the later line wins; a torn last line is cut on open)."""
     return {record["id"]: record for _, record in open_log(path).records() if "id" in record}
-
-
-_ABSENT = object()
-
-
-def _show(value: Any) -> str:
-    return "(absent)" if value is _ABSENT else json.dumps(value, ensure_ascii=False)
-
-
-def differences(before: Any, after: Any, path: str = "") -> list[str]:
-    """``path: old -> new`` for every leaf where two JSON values differ."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        return [found for key in sorted(set(before) | set(after))
-                for found in differences(before.get(key, _ABSENT), after.get(key, _ABSENT),
-                                         f"{path}.{key}" if path else key)]
-    return [] if before == after else [f"{path or 'judge'}: {_show(before)} -> {_show(after)}"]
 
 
 def check_config(out_dir: Path, config: dict[str, Any]) -> None:

@@ -96,10 +96,12 @@ def paired_test(scores_a: Sequence[float | None], scores_b: Sequence[float | Non
     interval = bootstrap_ci(diff.tolist(), confidence, n_resamples, seed)
     if np.all(diff == 0):
         p_value = 1.0
+    elif len(pairs) < 2:  # one pair: no permutation distribution
+        p_value = None
     else:
         result = permutation_test(
             (a, b), lambda x, y, axis: np.mean(x - y, axis=axis), permutation_type="samples",
             vectorized=True, n_resamples=n_resamples, alternative="two-sided", rng=np.random.default_rng(seed))
         p_value = float(result.pvalue)
     return PairedResult(float(a.mean()), float(b.mean()), float(diff.mean()), interval.low, interval.high,
-                        p_value, len(pairs), dropped)
+                        p_value, len(pairs), dropped)  # type: ignore[arg-type]

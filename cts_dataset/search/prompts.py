@@ -17,7 +17,7 @@ __all__ = ["Prompt", "PromptError", "load_prompt"]
 class Prompt(TextPrompt):
     """A search prompt built in code: ``Prompt(name, version, text)``, id ``name.version``."""
 
-    def __init__(self, name: str, version: str, text: str, hash: str | None = None, source: str = "") -> None:
+    def __init__(self, name: str, version: str, text: str, hash: str = "", source: str = "") -> None:
         super().__init__(f"{name}.{version}", text, hash, source)
 
 

@@ -1,0 +1,196 @@
+"""A finished (or half-finished) run folder as the diagnostics read it: the stage records by key, the
+dialogues turn by turn, the judged scores and the model-call trace.
+
+Files are read without taking their write locks (a running pipeline may hold them) and only up to
+their last complete line. The later line of a key wins; a record with an ``error`` is a failed request:
+it is counted, never used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cts_dataset.errors import CtsbenchError
+from cts_dataset.pipeline.store import RunStore, record_key
+from cts_dataset.records import Instance
+
+STAGES = RunStore.STAGES
+CONDITIONS = ("baseline", "clarify", "oracle")
+
+
+class RunFolderError(CtsbenchError, ValueError):
+    """A folder that is not a run folder, or a record file with a corrupt line."""
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The complete lines of a JSONL file (a torn last line is a write in flight, not a record)."""
+    if not path.is_file():
+        return []
+    data = path.read_bytes()
+    records = []
+    for number, line in enumerate(data[:data.rfind(b"\n") + 1].split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RunFolderError(f"{path}:{number}: corrupt record: {error.msg}") from None
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A record key (a call's ``tag``) read back: instance|condition|budget|turn[|rN]."""
+
+    instance: str
+    condition: str
+    budget: int | None
+    turn: int | None
+    repeat: int
+
+    @staticmethod
+    def parse(tag: str) -> Tag | None:
+        parts = tag.split("|")
+        if len(parts) < 4 or parts[1] not in CONDITIONS:
+            return None
+        try:
+            budget = None if parts[2] in ("", "None") else int(parts[2])
+            turn = int(parts[3]) if parts[3] not in ("", "None") else None
+            repeat = int(parts[4][1:]) if len(parts) > 4 and parts[4].startswith("r") else 0
+        except ValueError:
+            return None
+        return Tag(parts[0], parts[1], budget, turn, repeat)
+
+    @property
+    def label(self) -> str:
+        """The condition as the summary names it; a hidden-budget dialogue turn serves every k."""
+        if self.condition != "clarify":
+            return self.condition
+        return f"clarify@{self.budget}" if self.budget is not None else "clarify dialogue"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One answered turn of a dialogue (from its answer record)."""
+
+    turn: int
+    question: str
+    invalid: bool  # the clarifier's reply was no question: nothing was asked
+    unknown: bool
+    revealed: tuple[tuple[str, str], ...]  # removed constraints (type, value) the answer states
+    beyond_question: bool
+
+    @property
+    def asked(self) -> bool:
+        return not self.invalid
+
+    @property
+    def status(self) -> str:
+        return "invalid" if self.invalid else "unknown" if self.unknown else "answered"
+
+
+@dataclass
+class Run:
+    """The records of one folder, indexed for the diagnostics."""
+
+    config: dict[str, Any]
+    records: dict[str, dict[str, dict[str, Any]]]  # stage -> key -> record (errors included)
+    calls: list[dict[str, Any]]
+    instances: list[Instance]
+    _scores: dict[tuple[str, str, int | None, int], float] = field(default_factory=dict)
+
+    @property
+    def budgets(self) -> list[int]:
+        return sorted(self.config.get("budgets") or [1, 2, 3])
+
+    @property
+    def show_budget(self) -> bool:
+        return bool(self.config.get("show_budget"))
+
+    @property
+    def repeats(self) -> int:
+        return int(self.config.get("repeats") or 1)
+
+    @property
+    def conditions(self) -> list[str]:
+        return list(self.config.get("conditions") or CONDITIONS)
+
+    @property
+    def known(self) -> set[str]:
+        return {i.id for i in self.instances}
+
+    def done(self, stage: str) -> Iterator[dict[str, Any]]:
+        return (r for r in self.records[stage].values() if not r.get("error"))
+
+    def errors(self) -> dict[str, int]:
+        found = {stage: sum(1 for r in self.records[stage].values() if r.get("error")) for stage in STAGES}
+        found["calls"] = sum(1 for c in self.calls if c.get("error"))
+        return found
+
+    def turn(self, instance: str, group: int | None, turn: int, repeat: int) -> Turn | None:
+        record = self.records["answer"].get(record_key({"instance": instance, "condition": "clarify", "budget": group,
+                                                        "turn": turn, "repeat": repeat}))
+        if record is None or record.get("error"):
+            return None
+        disclosure = record.get("disclosure") or {}
+        invalid = bool(record.get("invalid_question", record.get("skipped", False)))
+        return Turn(turn=turn, question=str(record.get("question") or ""), invalid=invalid,
+                    unknown=bool(record.get("unknown")) and not invalid,
+                    revealed=tuple((str(c["type"]), str(c["value"])) for c in disclosure.get("constraints") or []),
+                    beyond_question=bool(disclosure.get("beyond_question")))
+
+    def dialogue(self, instance: str, k: int, repeat: int) -> list[Turn] | None:
+        """The first k turns of the dialogue that clarify@k rewrote (None until all k are answered)."""
+        group = k if self.show_budget else None
+        turns = [self.turn(instance, group, t, repeat) for t in range(1, k + 1)]
+        return None if any(t is None for t in turns) else turns  # type: ignore[return-value]
+
+    def score(self, instance: str, condition: str, budget: int | None, repeat: int = 0) -> float | None:
+        if not self._scores:
+            for r in self.done("judge"):
+                value = r.get("restore_score_100")
+                if value is not None:
+                    self._scores[(r["instance"], r["condition"], r.get("budget"), r.get("repeat") or 0)] = float(value)
+        return self._scores.get((instance, condition, budget, repeat))
+
+    def instance_score(self, instance: str, condition: str, budget: int | None) -> float | None:
+        """clarify@k: the mean over the repeats judged; baseline and oracle: their one score."""
+        rounds = range(self.repeats) if condition == "clarify" else range(1)
+        found = [s for r in rounds if (s := self.score(instance, condition, budget, r)) is not None]
+        return sum(found) / len(found) if found else None
+
+
+def load_run(folder: Path, instances: Sequence[Instance] | None = None) -> Run:
+    """Read a run folder; without ``instances``, load those its config names (honouring the limit)."""
+    folder = Path(folder)
+    path = folder / "config.json"
+    if not path.is_file():
+        raise RunFolderError(f"{folder}: not a run folder (no config.json)")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    config = stored.get("config") or {}
+    if instances is None:
+        from cts_dataset.pipeline.components import load_instances
+        from cts_dataset.pipeline.config import RunConfig
+
+        instances = load_instances(RunConfig.model_validate(config))
+    records = {}
+    for stage in STAGES:
+        by_key: dict[str, dict[str, Any]] = {}
+        for record in read_jsonl(folder / f"{stage}.jsonl"):
+            by_key[record_key(record)] = record
+        records[stage] = by_key
+    return Run(config=config, records=records, calls=read_jsonl(folder / "calls.jsonl"), instances=list(instances))
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def rate(count: int, total: int) -> float | None:
+    return count / total if total else None
