@@ -7,6 +7,7 @@ import click
 from cts_dataset import __version__
 from cts_dataset.cli.agree import agree
 from cts_dataset.cli.check_data import check_data
+from cts_dataset.cli.diagnose import diagnose
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.import_release import import_release
 from cts_dataset.cli.info import info
@@ -33,5 +34,6 @@ main.add_command(score)
 main.add_command(search)
 main.add_command(agree)
 main.add_command(models)
+main.add_command(diagnose)
 main.add_command(import_release)
 main.add_command(play)

@@ -11,7 +11,8 @@ from cts_dataset.diagnostics.cost import cost
 from cts_dataset.diagnostics.elicitation import elicitation
 from cts_dataset.diagnostics.llm import agreement
 from cts_dataset.diagnostics.questions import asked_turns, question_types
-from cts_dataset.diagnostics.rules import NAME as RULES, classify
+from cts_dataset.diagnostics.rules import NAME as RULES
+from cts_dataset.diagnostics.rules import classify
 from cts_dataset.diagnostics.runfolder import Run, load_run, rate
 from cts_dataset.diagnostics.search_stats import search_stats
 from cts_dataset.diagnostics.types import QUESTION_TYPES

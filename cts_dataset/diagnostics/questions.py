@@ -2,8 +2,8 @@
 asked, by turn, and the region-only dialogues (every question about region) with their unknown rate.
 
 Counts run over every question the run asked once: in the hidden-budget mode each dialogue once (its
-turns serve every k), with a shown budget the dialogues of every budget. Invalid replies asked nothing:
-they are counted apart, never as unknown.
+turns serve every k), with a shown budget the dialogues of every budget. Invalid replies and turns where
+the clarifier declined to ask asked nothing: they are counted apart, never as unknown.
 """
 
 from __future__ import annotations
@@ -44,18 +44,20 @@ def question_types(run: Run, types: Mapping[str, str], found_steps: Sequence[Ste
     asked = [t for t in turns if t.asked]
     per_type = _type_rows(turns, types)
     for kind, row in per_type.items():
-        gains = [s.gain for s in found_steps if s.type == kind and s.status != "invalid"]
+        gains = [s.gain for s in found_steps if s.type == kind and s.status in ("answered", "unknown")]
         row["gain_when_asked"] = {"n": len(gains), "mean": mean(gains)}
     by_turn = {}
     for number in sorted({t.turn for t in turns}):
         at_turn = [t for t in turns if t.turn == number]
         valid = [t for t in at_turn if t.asked]
-        by_turn[str(number)] = {"questions": len(valid), "invalid": len(at_turn) - len(valid),
+        by_turn[str(number)] = {"questions": len(valid), "invalid": sum(t.invalid for t in at_turn),
+                                "declined": sum(t.declined for t in at_turn),
                                 "unknown_rate": rate(sum(t.unknown for t in valid), len(valid)),
                                 "types": {k: v for k, v in _type_rows(at_turn, types).items() if v["asked"]}}
     return {
         "questions": len(asked),
-        "invalid_questions": len(turns) - len(asked),
+        "invalid_questions": sum(t.invalid for t in turns),
+        "declined": sum(t.declined for t in turns),
         "unknown_rate": rate(sum(t.unknown for t in asked), len(asked)),
         "per_type": per_type,
         "by_turn": by_turn,

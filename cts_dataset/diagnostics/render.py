@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cts_dataset.diagnostics.utility import STATUSES
 from cts_dataset.markdown import fmt, table
 
 
@@ -14,8 +15,8 @@ def _pct(value: float | None) -> str:
 
 def _question_types(q: dict[str, Any]) -> list[str]:
     lines = ["### Question types", "",
-             f"Classifier `{q['classifier']}`: {q['questions']} questions asked, {q['invalid_questions']} invalid "
-             f"replies (nothing asked), unknown rate {fmt(q['unknown_rate'], 3)}.", ""]
+             (f"Classifier `{q['classifier']}`: {q['questions']} questions asked; nothing asked at {q['invalid_questions']} "
+              f"invalid replies and {q['declined']} declined turns; unknown rate {fmt(q['unknown_rate'], 3)}."), ""]
     rows = [[kind, r["asked"], _pct(r["share"]), fmt(r["unknown_rate"], 3), fmt(r["gain_when_asked"]["mean"]),
              r["gain_when_asked"]["n"]] for kind, r in q["per_type"].items() if r["asked"]]
     lines += table(["type", "asked", "share", "unknown rate", "gain when asked", "n (gain)"], rows)
@@ -31,9 +32,9 @@ def _question_types(q: dict[str, Any]) -> list[str]:
     llm = q.get("llm_classifier")
     if llm:
         a = llm["agreement_with_rules"]
-        lines += ["", f"LLM classifier `{llm['classifier']}` on {llm['questions']} questions: agreement with the rules "
-                      f"{fmt(a['percent_agreement'], 1)}%, Cohen's kappa {fmt(a['cohen_kappa'], 3)} over {a['n']} "
-                      f"labelled ({a['unlabelled']} unparsed)."]
+        lines += ["", (f"LLM classifier `{llm['classifier']}` on {llm['questions']} questions: agreement with the rules "
+                       f"{fmt(a['percent_agreement'], 1)}%, Cohen's kappa {fmt(a['cohen_kappa'], 3)} over {a['n']} "
+                       f"labelled ({a['unlabelled']} unparsed).")]
     return lines
 
 
@@ -50,21 +51,21 @@ def _elicitation(e: dict[str, Any], budgets: list[int]) -> list[str]:
         f"k={k}: {r['redundant']} of {r['later_questions']} later questions ({fmt(r['rate'], 3)})" for k, r in red.items())
         + "."]
     d = e["over_disclosure"]
-    lines += ["", f"Over-disclosure: of {d['answers']} answers, {d['beyond_question']} went beyond the question "
-                  f"({fmt(d['beyond_question_rate'], 3)}) and {d['revealed_unasked_type']} revealed a constraint of a "
-                  f"type the question did not ask ({fmt(d['revealed_unasked_type_rate'], 3)})."]
+    lines += ["", (f"Over-disclosure: of {d['answers']} answers, {d['beyond_question']} went beyond the question "
+                   f"({fmt(d['beyond_question_rate'], 3)}) and {d['revealed_unasked_type']} revealed a constraint of a "
+                   f"type the question did not ask ({fmt(d['revealed_unasked_type_rate'], 3)}).")]
     return lines
 
 
 def _utility(u: dict[str, Any]) -> list[str]:
-    lines = ["### Per-question utility", "", "Score gain of clarify@k over clarify@(k-1) (the baseline at k = 1), by "
-             "whether question k was answered:", ""]
+    lines = ["### Per-question utility", "",
+             "Score gain of clarify@k over clarify@(k-1) (the baseline at k = 1), by what became of question k:", ""]
     rows = []
     for k, r in u["marginal_gain"].items():
         status = r["by_status"]
         rows.append([k, r["n"], fmt(r["mean"]), *(f"{fmt(status[s]['mean'])} ({status[s]['n']})"
-                                                   for s in ("answered", "unknown", "invalid"))])
-    lines += table(["k", "pairs", "mean gain", "answered", "unknown", "invalid"], rows)
+                                                   for s in STATUSES)])
+    lines += table(["k", "pairs", "mean gain", *STATUSES], rows)
     if u["restoration_rate"]:
         lines += ["", "Restoration rate (clarify@k - baseline) / (oracle - baseline), where the oracle beats the baseline:", ""]
         lines += table(["condition", "defined", "mean", "95% CI", "no headroom"],

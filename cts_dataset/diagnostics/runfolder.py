@@ -82,16 +82,19 @@ class Turn:
     turn: int
     question: str
     invalid: bool  # the clarifier's reply was no question: nothing was asked
+    declined: bool  # the clarifier chose not to ask: nothing was asked and the dialogue ended here
     unknown: bool
     revealed: tuple[tuple[str, str], ...]  # removed constraints (type, value) the answer states
     beyond_question: bool
 
     @property
     def asked(self) -> bool:
-        return not self.invalid
+        return not self.invalid and not self.declined
 
     @property
     def status(self) -> str:
+        if self.declined:
+            return "declined"
         return "invalid" if self.invalid else "unknown" if self.unknown else "answered"
 
 
@@ -140,16 +143,25 @@ class Run:
             return None
         disclosure = record.get("disclosure") or {}
         invalid = bool(record.get("invalid_question", record.get("skipped", False)))
-        return Turn(turn=turn, question=str(record.get("question") or ""), invalid=invalid,
-                    unknown=bool(record.get("unknown")) and not invalid,
+        declined = bool(record.get("declined"))
+        return Turn(turn=turn, question=str(record.get("question") or ""), invalid=invalid, declined=declined,
+                    unknown=bool(record.get("unknown")) and not invalid and not declined,
                     revealed=tuple((str(c["type"]), str(c["value"])) for c in disclosure.get("constraints") or []),
                     beyond_question=bool(disclosure.get("beyond_question")))
 
     def dialogue(self, instance: str, k: int, repeat: int) -> list[Turn] | None:
-        """The first k turns of the dialogue that clarify@k rewrote (None until all k are answered)."""
+        """The turns of the dialogue that clarify@k rewrote: the first k, or fewer when the clarifier
+        declined to ask (that turn ends it); None while one of them is not done."""
         group = k if self.show_budget else None
-        turns = [self.turn(instance, group, t, repeat) for t in range(1, k + 1)]
-        return None if any(t is None for t in turns) else turns  # type: ignore[return-value]
+        turns = []
+        for number in range(1, k + 1):
+            turn = self.turn(instance, group, number, repeat)
+            if turn is None:
+                return None
+            turns.append(turn)
+            if turn.declined:
+                break
+        return turns
 
     def score(self, instance: str, condition: str, budget: int | None, repeat: int = 0) -> float | None:
         if not self._scores:

@@ -10,7 +10,9 @@ from typing import Any
 from cts_dataset.diagnostics.runfolder import Run, mean
 from cts_dataset.diagnostics.types import QUESTION_TYPES
 
-STATUSES = ("answered", "unknown", "invalid")
+# What became of question k: answered, unknown, invalid (no question), or declined (the clarifier had
+# stopped asking by turn k).
+STATUSES = ("answered", "unknown", "invalid", "declined")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,10 @@ def steps(run: Run, types: Mapping[str, str]) -> list[Step]:
                 if after is None or before is None or turns is None:
                     continue
                 last = turns[-1]
-                kind = "none" if last.invalid else types[last.question]
+                if last.turn != k or last.declined:
+                    found.append(Step(instance.id, repeat, k, "none", "declined", after - before))
+                    continue
+                kind = types[last.question] if last.asked else "none"
                 found.append(Step(instance.id, repeat, k, kind, last.status, after - before))
     return found
 

@@ -114,11 +114,12 @@ def install_folder(folder: Path, verify: bool = True) -> dict[str, int]:
     """Prepare one dataset folder in the local cache so that its folder name, as a bare dataset name, loads
     offline from any directory (used for imported splits: ``ctsbench-hard518``); returns rows per split.
 
-    The folder must be named as the dataset: `datasets` names the cache entry after it. Older cached
-    versions of that name are dropped, so a re-import replaces the data instead of adding a config."""
+    The folder must be named as the dataset: `datasets` names the cache entry after it. The cache key of a
+    local folder does not follow its data (a re-import of other rows reuses the old entry), so the folder is
+    always prepared afresh; older cached versions of that name are dropped."""
     from datasets import load_dataset
 
-    loaded = load_dataset(str(folder))
+    loaded = load_dataset(str(folder), download_mode="force_redownload")
     first_split = next(iter(loaded.values()))
     _prune_older(Path(first_split.cache_files[0]["filename"]).parent)
     if verify:

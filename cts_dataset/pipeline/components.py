@@ -15,9 +15,12 @@ ROLE_PROMPTS = {"clarifier": "clarifier", "user_answerer": "answerer", "rewriter
 def load_instances(config: RunConfig) -> list[Instance]:
     from cts_dataset.data import SPLITS, load
     from cts_dataset.jsonl import read_records
+    from cts_dataset.release.store import IMPORTED_SPLITS, load_imported
 
     if config.dataset in SPLITS:
         instances = load(config.dataset)
+    elif config.dataset in IMPORTED_SPLITS:  # hard518, from `ctsbench import-release`
+        instances = load_imported(config.dataset)
     else:
         path = Path(config.dataset).expanduser()
         if not path.is_file():
@@ -37,9 +40,12 @@ def dataset_revision(config: RunConfig) -> str:
 
     from cts_dataset.data import SPLITS
     from cts_dataset.data import dataset_revision as shipped_revision
+    from cts_dataset.release.store import IMPORTED_SPLITS, imported_revision
 
     if config.dataset in SPLITS:
         return shipped_revision(config.dataset)
+    if config.dataset in IMPORTED_SPLITS:
+        return imported_revision(config.dataset)
     return hashlib.sha256(Path(config.dataset).read_bytes()).hexdigest()[:16]
 
 

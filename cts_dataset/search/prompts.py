@@ -1,7 +1,9 @@
-"""The search package's versioned prompt files: ``prompts/<name>.<version>.txt``.
+"""The search package's versioned prompt files: ``prompts/<name>.<version>.txt`` (English) and
+``prompts/<name>.<version>.zh.txt`` (Chinese, for Chinese queries such as Hard518's).
 
-One file per version, never edited once used: a change is a new version. Loading, checked rendering
-and the identity (id ``name.version``, hash of the file's bytes) are :mod:`cts_dataset.prompts`'s.
+One file per version and language, never edited once used: a change is a new version. Loading, checked
+rendering and the identity (id ``name.version`` or ``name.version.zh``, hash of the file's bytes) are
+:mod:`cts_dataset.prompts`'s.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ class Prompt(TextPrompt):
 
 
 @cache
-def load_prompt(name: str, version: str = "v1") -> TextPrompt:
-    """A shipped prompt of the search package, e.g. ``load_prompt("react_system", "v1")``."""
-    resource = resources.files("cts_dataset.search").joinpath("prompts", f"{name}.{version}.txt")
+def load_prompt(name: str, version: str = "v1", language: str = "en") -> TextPrompt:
+    """A shipped prompt of the search package, e.g. ``load_prompt("react_system", "v1", "zh")``."""
+    stem = f"{name}.{version}" if language == "en" else f"{name}.{version}.{language}"
+    resource = resources.files("cts_dataset.search").joinpath("prompts", f"{stem}.txt")
     if not resource.is_file():
-        raise PromptError(f"no prompt file prompts/{name}.{version}.txt in cts_dataset.search")
-    return load_text_prompt(resource, f"{name}.{version}")
+        raise PromptError(f"no prompt file prompts/{stem}.txt in cts_dataset.search")
+    return load_text_prompt(resource, stem)

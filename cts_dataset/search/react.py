@@ -28,7 +28,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cts_dataset.models.base import ChatModel, ChatRequest, Sampling
-from cts_dataset.search.prompts import load_prompt
+from cts_dataset.search.language import LANGUAGES, languages_of
+from cts_dataset.search.prompts import PromptError, TextPrompt, load_prompt
 from cts_dataset.search.react_parse import STOP_STRINGS, ParsedReply, ToolCall, parse_reply
 from cts_dataset.search.react_run import ReactRun, estimate_tokens, trajectory_seed
 from cts_dataset.search.records import SearchOutput, Termination, TraceEvent
@@ -90,6 +91,20 @@ class ReactSearcher:
             self.summarizer = PageSummarizer(summary_model or model, prompt_version=version)
             used.append(self.summarizer.prompt)
         self.prompts = {p.id: p.hash for p in used}
+        # A run is prompted in its query's language: (system, final answer, format error) per language, for
+        # the languages this prompt version has files for; each output records the prompts its run used.
+        self.prompt_sets: dict[str, tuple[TextPrompt, TextPrompt, TextPrompt]] = {
+            "en": (self.system_prompt, self.final_prompt, self.error_prompt)}
+        self.language_prompts: dict[str, dict[str, str]] = {"en": self.prompts}
+        for language in LANGUAGES[1:]:
+            try:
+                found = tuple(load_prompt(name, version, language)
+                              for name in ("react_system", "react_final_answer", "react_format_error"))
+                summary = (self.summarizer.prompt_for(language),) if self.summarizer is not None else ()
+            except PromptError:
+                continue
+            self.prompt_sets[language] = found  # type: ignore[assignment]
+            self.language_prompts[language] = {p.id: p.hash for p in (*found, *summary)}
         self.sampling = Sampling(temperature=self.settings.temperature, top_p=self.settings.top_p,
                                  max_tokens=self.settings.max_tokens_per_call, stop=STOP_STRINGS)
 
@@ -121,21 +136,34 @@ class ReactSearcher:
                 "model": self.model.spec, "max_model_len": self.max_model_len,
                 "token_counter": "model" if callable(getattr(self.model, "count_tokens", None)) else "estimate",
                 "summarizer": self.summarizer.describe() if self.summarizer is not None else None,
-                "settings": self.settings.model_dump(), "prompts": self.prompts}
+                "settings": self.settings.model_dump(), "prompts": self.prompts,
+                "prompts_by_language": {k: v for k, v in self.language_prompts.items() if k != "en"}}
 
-    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
+    def prompt_set(self, language: str) -> tuple[TextPrompt, TextPrompt, TextPrompt]:
+        """(system, final answer, format error) prompts of a language; PromptError when the version has none."""
+        if language not in self.prompt_sets:
+            raise PromptError(f"prompt version {self.settings.prompt_version!r} has no {language} prompts "
+                              f"(prompts/react_system.{self.settings.prompt_version}.{language}.txt and its siblings)")
+        return self.prompt_sets[language]
+
+    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None,
+               languages: Sequence[str] | None = None) -> list[SearchOutput]:
+        """One output per query; ``languages`` (``en``/``zh`` per query, e.g. the instances') pick the prompts,
+        detected from each query's text when not given."""
         tags = list(tags) if tags is not None else [""] * len(queries)
         if len(tags) != len(queries):
             raise ValueError("give one tag per query")
-        system = self.system_prompt.render(date=self.settings.date)
-        runs = [ReactRun(query=q, tag=t, seed=trajectory_seed(q, self.settings.seed),
-                         events=[TraceEvent(kind="system", role="system", content=system),
+        chosen = languages_of(queries, languages)
+        systems = {lang: self.prompt_set(lang)[0].render(date=self.settings.date) for lang in set(chosen)}
+        runs = [ReactRun(query=q, tag=t, seed=trajectory_seed(q, self.settings.seed), language=lang,
+                         events=[TraceEvent(kind="system", role="system", content=systems[lang]),
                                  TraceEvent(kind="query", role="user", content=q)])
-                for q, t in zip(queries, tags)]
+                for q, t, lang in zip(queries, tags, chosen)]
         while self.step(runs):
             pass
         settings = self.settings.model_dump()
-        return [r.output(self.tool.name, self.model.spec, self.prompts, settings, self.prompt_tokens(r.messages()))
+        return [r.output(self.tool.name, self.model.spec, self.language_prompts[r.language], settings,
+                         self.prompt_tokens(r.messages()))
                 for r in runs]
 
     def _max_tokens(self, run: ReactRun, limit: int | None, cap: int) -> int | None:
@@ -143,7 +171,7 @@ class ReactSearcher:
         None when no reply fits under the model's limit any more (the run then ends)."""
         tokens = self.prompt_tokens(run.messages())
         if tokens > cap and not run.forced_final:
-            run.force_final_answer(self.final_prompt.render().strip())
+            run.force_final_answer(self.prompt_set(run.language)[1].render().strip())
             tokens = self.prompt_tokens(run.messages())
         if limit is None:
             return self.settings.max_tokens_per_call
@@ -208,7 +236,7 @@ class ReactSearcher:
             if run.consecutive_errors > self.settings.max_format_errors:
                 run.finish(Termination.format_error)
             else:
-                run.add_format_error(self.error_prompt.render(problem=reply.problem).strip())
+                run.add_format_error(self.prompt_set(run.language)[2].render(problem=reply.problem).strip())
             return None
         run.consecutive_errors = 0
         return reply.call
@@ -236,7 +264,8 @@ class ReactSearcher:
                   for run, call in calls for url in call.arguments["url"]]
         items = [(page, call.arguments["goal"]) for _, call, page in visits]
         if self.summarizer is not None:
-            done = self.summarizer.summarize(items, self.settings.visit_max_chars)
+            done = self.summarizer.summarize(items, self.settings.visit_max_chars,
+                                             languages=[run.language for run, _, _ in visits])
         else:
             done = [(format_page(page, goal, self.settings.visit_max_chars), None) for page, goal in items]
         for run, call in calls:

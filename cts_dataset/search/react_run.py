@@ -52,6 +52,7 @@ class ReactRun:
     tag: str
     events: list[TraceEvent]
     seed: int
+    language: str = "en"  # picks the run's prompts (system, final answer, format error, visit summaries)
     agent_calls: int = 0  # the agent's own requests: what max_llm_calls limits
     summary_calls: int = 0
     consecutive_errors: int = 0

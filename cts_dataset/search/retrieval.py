@@ -59,7 +59,9 @@ class RetrievalSearcher:
             parts.append(f"[{rank}] {hit.title} ({hit.url})\n" + " ".join(kept) + (" ..." if len(kept) < len(words) else ""))
         return "\n\n".join(parts)
 
-    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
+    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None,
+               languages: Sequence[str] | None = None) -> list[SearchOutput]:
+        """One output per query; ``languages`` is accepted for the Searcher protocol (no prompt to choose)."""
         tags = list(tags) if tags is not None else [""] * len(queries)
         if len(tags) != len(queries):
             raise ValueError("give one tag per query")

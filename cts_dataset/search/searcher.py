@@ -29,7 +29,9 @@ class Searcher(Protocol):
     name: str
     tool: SearchTool
 
-    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None) -> list[SearchOutput]:
+    def search(self, queries: Sequence[str], tags: Sequence[str] | None = None,
+               languages: Sequence[str] | None = None) -> list[SearchOutput]:
+        """``languages``: ``en``/``zh`` per query (the instances'), choosing the prompts; detected when None."""
         ...
 
     def describe(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, Sampling, StructuredOutput
-from cts_dataset.search.prompts import load_prompt
+from cts_dataset.search.prompts import TextPrompt, load_prompt
 from cts_dataset.search.react_parse import loads_tolerant
 from cts_dataset.search.tool import Page, format_page
 
@@ -30,18 +30,27 @@ class PageSummarizer:
     def __init__(self, model: ChatModel, max_page_chars: int = 20000, max_tokens: int = 1024,
                  prompt_version: str = "v1") -> None:
         self.model = model
-        self.prompt = load_prompt("visit_summary", prompt_version)
+        self.prompt_version = prompt_version
+        self.prompt = load_prompt("visit_summary", prompt_version)  # English; prompt_for() gives the others
         self.max_page_chars = max_page_chars
         self.sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
         self.failures = 0
+
+    def prompt_for(self, language: str) -> TextPrompt:
+        """The summary prompt of a language (PromptError when this version has no file for it)."""
+        return self.prompt if language == "en" else load_prompt("visit_summary", self.prompt_version, language)
 
     def describe(self) -> dict[str, Any]:
         return {"model": self.model.spec, "prompt": self.prompt.id, "max_page_chars": self.max_page_chars,
                 "max_tokens": self.sampling.max_tokens}
 
-    def summarize(self, items: Sequence[tuple[Page, str]],
-                  max_fallback_chars: int) -> list[tuple[str, ChatResponse | None]]:
-        """Per (page, goal): the text the visit returns, and the model's response (None: no call made)."""
+    def summarize(self, items: Sequence[tuple[Page, str]], max_fallback_chars: int,
+                  languages: Sequence[str] | None = None) -> list[tuple[str, ChatResponse | None]]:
+        """Per (page, goal): the text the visit returns, and the model's response (None: no call made).
+        ``languages`` (one per item, default English) pick the summary prompt."""
+        languages = list(languages) if languages is not None else ["en"] * len(items)
+        if len(languages) != len(items):
+            raise ValueError(f"give one language per item: {len(languages)} for {len(items)} items")
         wanted = [i for i, (page, _) in enumerate(items) if page.found]
         texts = [format_page(page, goal, max_fallback_chars) for page, goal in items]
         responses: list[ChatResponse | None] = [None] * len(items)
@@ -49,7 +58,7 @@ class PageSummarizer:
             return list(zip(texts, responses))
         requests = [
             ChatRequest.of(
-                [{"role": "user", "content": self.prompt.render(
+                [{"role": "user", "content": self.prompt_for(languages[i]).render(
                     content=items[i][0].text[: self.max_page_chars], goal=items[i][1])}],
                 sampling=self.sampling, structured=StructuredOutput(json_schema=SUMMARY_SCHEMA),
                 role="visit_summary")
