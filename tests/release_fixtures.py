@@ -12,11 +12,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 NOTICE = ("SYNTHETIC TEST FIXTURE written by the ctsbench test suite. It is NOT the Clarify-Then-Search "
           "release: every query, nugget and answer in it is fictional.\n")
@@ -186,3 +190,60 @@ def write_release_zip(path: Path, variant: str = "english") -> Path:
         for member, data in files_of(variant).items():
             archive.writestr(member, data)
     return path
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[i:i + 2] for i in range(len(text) - 1)}
+
+
+def synthetic_page(index: int) -> str:
+    """The fictional web page of item ``index`` (1-based): it states every nugget of that item."""
+    item = ITEMS[index - 1]
+    body = "".join(f"<p>{text}</p>" for text, _ in item.nuggets)
+    return f"<html><head><title>合成网页 {index}</title></head><body><h1>{item.fused}</h1>{body}</body></html>"
+
+
+@contextmanager
+def synthetic_web() -> Iterator[str]:
+    """A SearXNG-compatible server on 127.0.0.1 over the fictional pages; yields its base URL.
+
+    ``/search?q=...&format=json`` ranks the pages by character bigrams shared with the query;
+    ``/page/<n>`` serves page n. It stops by itself after two minutes even if a test hangs."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _send(self, code: int, body: str, kind: str) -> None:
+            data = body.encode()
+            self.send_response(code)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            url = urlparse(self.path)
+            if url.path.startswith("/page/"):
+                index = int(url.path.rsplit("/", 1)[1])
+                return self._send(200, synthetic_page(index), "text/html; charset=utf-8")
+            query = parse_qs(url.query).get("q", [""])[0]
+            ranked = sorted(range(1, len(ITEMS) + 1), key=lambda i: -len(
+                _bigrams(query) & _bigrams(ITEMS[i - 1].fused + "".join(t for t, _ in ITEMS[i - 1].nuggets))))
+            results = [{"title": f"合成网页 {i}", "url": f"http://{self.headers['Host']}/page/{i}",
+                        "content": ITEMS[i - 1].nuggets[0][0]} for i in ranked[:2]]
+            self._send(200, json.dumps({"query": query, "results": results}, ensure_ascii=False), "application/json")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    deadline = threading.Timer(120, server.shutdown)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        deadline.cancel()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

@@ -203,3 +203,22 @@ def test_the_whole_demo_run_is_diagnosed_in_well_under_two_seconds(tmp_path, sea
     found = diagnose(tmp_path / "all")
     assert time.perf_counter() - start < 2.0
     assert found["run"]["instances"] == 200 and found["question_types"]["questions"] == 600
+
+
+def test_a_shown_budget_counts_the_dialogue_of_every_budget(tmp_path, searcher):
+    run(tmp_path / "r", searcher, show_budget=True, budgets=[1, 2], limit=3)
+    found = diagnose(tmp_path / "r")
+    types = found["question_types"]
+    # k=1: one question per instance (a year); k=2: a dialogue of its own, a year then a place
+    assert types["questions"] == 3 + 6 and types["by_turn"]["2"]["questions"] == 3
+    assert (types["per_type"]["time"]["asked"], types["per_type"]["region"]["asked"]) == (6, 3)
+    assert found["elicitation"]["by_constraint_type"]["time"]["at_k"]["2"] == {
+        "dialogues": 1, "targeted": 1, "targeted_rate": 1.0, "revealed": 1, "revealed_rate": 1.0}
+
+
+def test_a_run_without_clarification_has_cost_and_search_only(tmp_path, searcher):
+    run(tmp_path / "r", searcher, conditions=["baseline", "oracle"], limit=2)
+    found = diagnose(tmp_path / "r")
+    assert set(found) == {"version", "run", "errors", "cost", "search"}
+    assert list(found["search"]) == ["baseline", "oracle"] and found["search"]["oracle"]["trajectories"] == 2
+    assert "## Diagnostics" in render_markdown(found)

@@ -59,14 +59,14 @@ def test_retries_spent_on_one_request_do_not_fail_the_others(tmp_path):
 
 
 def test_finished_responses_reach_the_cache_while_the_batch_still_runs(tmp_path):
-    with FakeOpenAIServer(rules={"slow": "hang"}, hang_s=4.0) as server:
+    with FakeOpenAIServer(rules={"slow": "hang"}, hang_s=2.5) as server:
         model = served(server, tmp_path)
         batch = [ask(f"fast {i}") for i in range(9)] + [ask("slow one")]
         result: list[list[ChatResponse]] = []
         runner = threading.Thread(target=lambda: result.append(model.complete(batch)))
         runner.start()
         reader = ResponseCache(tmp_path / "cache.sqlite")
-        deadline = time.monotonic() + 3.5
+        deadline = time.monotonic() + 2.0
         while reader.count() < 9 and time.monotonic() < deadline:
             time.sleep(0.05)
         stored, still_running = reader.count(), runner.is_alive()

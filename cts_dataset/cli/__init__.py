@@ -6,13 +6,16 @@ import click
 
 from cts_dataset import __version__
 from cts_dataset.cli.agree import agree
+from cts_dataset.cli.build import build
 from cts_dataset.cli.check_data import check_data
 from cts_dataset.cli.diagnose import diagnose
+from cts_dataset.cli.export import export
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.import_release import import_release
 from cts_dataset.cli.info import info
 from cts_dataset.cli.models import models
 from cts_dataset.cli.play import play
+from cts_dataset.cli.report import report
 from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
 from cts_dataset.cli.search import search
@@ -35,5 +38,8 @@ main.add_command(search)
 main.add_command(agree)
 main.add_command(models)
 main.add_command(diagnose)
+main.add_command(report)
+main.add_command(export)
 main.add_command(import_release)
+main.add_command(build)
 main.add_command(play)

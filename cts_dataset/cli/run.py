@@ -61,6 +61,7 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
 @click.option("--repeats", type=int, help="Dialogues per instance (for sampled clarifiers); the spread is reported.")
 @click.option("--max-errors", type=int, help="Stop once more requests than this failed after retries [default: 10].")
 @click.option("--retry-unscored", is_flag=True, default=None, help="Judge again the items with unscored nuggets.")
+@click.option("--executor", type=click.Choice(["local", "ray"]), help="Run model batches here or on Ray [default: local].")
 @click.option("--no-cache", is_flag=True, help="Bypass the response cache.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str | None, preset: str | None,
@@ -68,7 +69,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
         judge: str | None, judge_prompt: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
         dataset: str | None, limit: int | None, out_dir: Path | None, clarifier_prompt: str | None,
         generation: tuple[str, ...], repeats: int | None, max_errors: int | None, retry_unscored: bool | None,
-        no_cache: bool, quiet: bool) -> None:
+        executor: str | None, no_cache: bool, quiet: bool) -> None:
     """Run the Clarify-Then-Search experiment and write a run folder with every intermediate record.
 
     A killed run resumes where it stopped when started again with the same --out-dir; a folder of
@@ -91,6 +92,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
             limit=limit, out_dir=out_dir, cache=False if no_cache else None, clarifier_prompt=clarifier_prompt,
             generation=_generation(generation), repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,
+            executor=executor,
         )
         experiment = Experiment(config, progress=not quiet)
     except (CtsbenchError, ValidationError, ValueError, FileNotFoundError, ImportError) as error:

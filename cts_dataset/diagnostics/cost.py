@@ -2,7 +2,8 @@
 seconds per role and per condition (a call's tag is the key of the record it served), and the extra
 cost of clarify@k over the baseline per point of restore_score gained.
 
-The totals cover the whole trace; untagged calls (e.g. visit summaries made inside a search step) count
+Seconds are the sum of the calls' latencies: calls served concurrently overlap, so it can exceed the
+wall time. The totals cover the whole trace; untagged calls (e.g. visit summaries made inside a search step) count
 per role, under the condition ``untagged``. Cost per point counts the calls tagged with the run's
 instances; the judge is the evaluation, not the system, so it is left out there.
 """

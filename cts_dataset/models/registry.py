@@ -60,6 +60,7 @@ class LoadedModel:
         self.cache, self.cache_mode, self.trace = cache, cache_mode, trace
         self.write_every, self.write_after_s = write_every, write_after_s
         self.stats = CacheStats()  # this model's own counts (the cache's count all its users)
+        self.on_response: Callable[[int], None] | None = None  # told of each answered request (progress bars)
 
     def with_defaults(self, request: ChatRequest) -> ChatRequest:
         if not self.model_spec.chat_template_kwargs:
@@ -95,6 +96,8 @@ class LoadedModel:
         if self.cache is not None:
             self.cache.stats.hits += len(requests) - len(todo)
             self.cache.stats.misses += len(todo)
+        if self.on_response is not None and len(todo) < len(requests):
+            self.on_response(len(requests) - len(todo))
         if self.trace is not None and len(todo) < len(requests):
             self.trace.write([Trace.of(q, r, self.spec, k) for q, r, k in zip(requests, responses, keys, strict=True)
                               if r is not None])
@@ -110,9 +113,12 @@ class LoadedModel:
             writer = _ResultWriter(self, use_cache, every, self.write_after_s)
             try:
                 for j, response in self._fresh([requests[i] for i in unique], incremental):
-                    for i in askers[keys[unique[j]] if use_cache else str(unique[j])]:
+                    group = askers[keys[unique[j]] if use_cache else str(unique[j])]
+                    for i in group:
                         responses[i] = response
                         writer.add(keys[i], requests[i], response, first=i == unique[j])
+                    if self.on_response is not None:
+                        self.on_response(len(group))
             finally:
                 writer.close()
             missing = sum(r is None for r in responses)

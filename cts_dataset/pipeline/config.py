@@ -83,6 +83,8 @@ class RunConfig(BaseModel):
     repeats: int = Field(1, ge=1, description="Dialogues per instance and budget (sampled clarifiers): the spread is reported.")
     max_errors: int = Field(10, ge=0, description="Stop the run once more requests than this failed after retries.")
     retry_unscored: bool = Field(False, description="Judge again the items with unscored nuggets.")
+    executor: Literal["local", "ray"] = Field("local", description="Where model batches run: this process, or a "
+                                              "Ray cluster (RAY_ADDRESS, else a local one).")
     batch_size: int = Field(4096, ge=1, description="Requests per model batch and per durable write; a kill loses at most one batch.")
     cache: bool = True
 

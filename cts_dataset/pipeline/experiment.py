@@ -49,24 +49,33 @@ class SearchJob:
 
 
 class Progress:
-    """One tqdm bar per stage on stderr; a stage's bar closes when the next stage starts."""
+    """One tqdm bar per stage on stderr; a stage's bar closes when the next stage starts. It moves as each
+    request is answered (the models report them) and is set right as each batch of records is written."""
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self.stage: str | None = None
         self.bar: Any = None
+        self.written = 0
 
     def start(self, stage: str, total: int) -> None:
         self.close()
         if self.enabled and total:
             from tqdm import tqdm
 
-            self.stage = stage
+            self.stage, self.written = stage, 0
             self.bar = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
+
+    def answered(self, count: int) -> None:
+        """A model answered ``count`` requests of the stage's current batch."""
+        if self.bar is not None and self.bar.n < self.bar.total:
+            self.bar.update(min(count, self.bar.total - self.bar.n))
 
     def __call__(self, stage: str, done: int) -> None:
         if self.bar is not None and stage == self.stage:
-            self.bar.update(done)
+            self.written += done
+            self.bar.n = min(self.bar.total, self.written)
+            self.bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:
@@ -127,6 +136,9 @@ class Experiment:
         self.run_identity = self.identity()
         check_identity(self._stored, self.run_identity, str(self.folder))
         self.progress = Progress(progress)
+        for model in [*self.models.values(), getattr(self.searcher, "model", None), getattr(self.judge, "model", None)]:
+            if hasattr(model, "on_response"):
+                model.on_response = self.progress.answered
         self.errors_this_run = 0
         self.store: RunStore | None = None
 

@@ -114,7 +114,7 @@ def read_records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], str]:
         else:
             records.append((where, value))
     if problems:
-        raise RecordFileError(problems)
+        raise RecordFileError(sorted(problems, key=lambda p: p.line))
     return records, encoding
 
 

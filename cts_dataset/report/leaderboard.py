@@ -1,0 +1,344 @@
+"""A leaderboard over runs of one protocol: per clarifier and budget k the score with its 95% CI, the
+gain over the baseline, restoration, unknown, all-unknown and region-only rates and cost; and paired
+tests between clarifiers on their common instances, Holm-corrected across the comparisons shown.
+
+Scores, CIs and gains are the runs' own summary.json numbers (never recomputed, so the two agree);
+restoration, region-only and cost come from the diagnostics (summary.json ``diagnostics`` when present,
+else recomputed from the folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cts_dataset.errors import CtsbenchError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# What makes two runs' numbers comparable: everything but the clarifier under test.
+FIXED_ROLES = ("user_answerer", "rewriter")
+# Protocol keys that describe the clarifier rather than the protocol.
+_CLARIFIER_PROTOCOL_KEYS = ("clarifier_sees",)
+
+ROW_COLUMNS = (
+    "rank", "clarifier", "run", "k", "restore_score_100", "ci_low", "ci_high", "n", "gain_over_baseline",
+    "gain_ci_low", "gain_ci_high", "gain_p_value", "gain_pairs", "restoration_rate", "restoration_low",
+    "restoration_high", "restoration_defined", "unknown_rate", "all_unknown_rate", "region_only_rate",
+    "questions_asked", "calls_per_instance", "tokens_per_instance", "seconds_per_instance",
+    "extra_tokens_per_instance", "tokens_per_point", "reference",
+)
+COMPARISON_COLUMNS = ("k", "a", "b", "n_pairs", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
+                      "p_value", "p_holm", "significant")
+
+
+class ProtocolMismatch(CtsbenchError, ValueError):
+    """Runs whose numbers are not comparable (another preset, judge, dataset or fixed role)."""
+
+
+@dataclass
+class RunInfo:
+    """One run folder as the report reads it."""
+
+    folder: Path
+    name: str  # the clarifier, with the folder name where two runs share a clarifier
+    clarifier: str
+    summary: dict[str, Any]
+    identity: dict[str, Any]
+    config: dict[str, Any]
+    diagnostics: dict[str, Any]
+    frame: pd.DataFrame
+
+    @property
+    def budgets(self) -> list[int]:
+        return sorted(int(label.split("@", 1)[1]) for label in self.summary["conditions"] if label.startswith("clarify@"))
+
+    def condition(self, label: str) -> dict[str, Any]:
+        return self.summary["conditions"].get(label) or {}
+
+
+@dataclass
+class Leaderboard:
+    runs: list[RunInfo]
+    rows: pd.DataFrame
+    references: pd.DataFrame
+    comparisons: pd.DataFrame
+    protocol: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+
+def protocol_of(identity: dict[str, Any]) -> dict[str, Any]:
+    """The comparable part of a run identity: protocol switches (preset included), judge, dataset revision,
+    searcher and the fixed roles' models, generation settings and prompts."""
+    protocol = {k: v for k, v in (identity.get("protocol") or {}).items() if k not in _CLARIFIER_PROTOCOL_KEYS}
+    roles = identity.get("roles") or {}
+    return {"protocol": protocol, "judge": identity.get("judge"), "dataset_revision": identity.get("dataset_revision"),
+            "searcher": identity.get("searcher"), "roles": {role: roles.get(role) for role in FIXED_ROLES}}
+
+
+def protocol_differences(runs: Sequence[RunInfo]) -> list[str]:
+    """What differs between the first run's protocol and each other's, path by path."""
+    from cts_dataset.identity import differences
+
+    first = protocol_of(runs[0].identity)
+    found = []
+    for run in runs[1:]:
+        found += [f"{run.folder} vs {runs[0].folder}: {d}" for d in differences(first, protocol_of(run.identity))]
+    return found
+
+
+def read_run(folder: Path, name: str | None = None) -> RunInfo:
+    from cts_dataset.report.frame import clarifier_label, load_run
+
+    folder = Path(folder)
+    for needed in ("config.json", "summary.json"):
+        if not (folder / needed).is_file():
+            raise CtsbenchError(f"{folder}: no {needed}; is it a finished run folder (`ctsbench run`)?")
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    stored = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    diagnostics = summary.get("diagnostics")
+    if not diagnostics:
+        from cts_dataset.diagnostics import diagnose
+
+        diagnostics = diagnose(folder)
+    clarifier = clarifier_label(folder)
+    return RunInfo(folder=folder, name=name or clarifier, clarifier=clarifier, summary=summary,
+                   identity=stored.get("identity") or {}, config=stored.get("config") or {},
+                   diagnostics=diagnostics, frame=load_run(folder, name=name or clarifier))
+
+
+def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[RunInfo], list[str]]:
+    """The runs, named uniquely, and the warnings; refuses runs of different protocols unless ``allow_mixed``."""
+    if not folders:
+        raise CtsbenchError("no run folder given")
+    labels = [_clarifier_of(Path(f)) for f in folders]
+    names = [label if labels.count(label) == 1 else f"{label} [{Path(f).name}]" for f, label in zip(folders, labels)]
+    names = [n if names.count(n) == 1 else f"{n} #{i + 1}" for i, n in enumerate(names)]
+    runs = [read_run(Path(f), n) for f, n in zip(folders, names, strict=True)]
+    warnings = []
+    differing = protocol_differences(runs)
+    if differing:
+        shown = "\n  ".join(differing[:20]) + (f"\n  ... and {len(differing) - 20} more" if len(differing) > 20 else "")
+        if not allow_mixed:
+            raise ProtocolMismatch("these runs do not share a protocol (preset, judge, dataset revision, searcher, "
+                                   f"user answerer and rewriter), so their numbers do not compare:\n  {shown}\n"
+                                   "Pass --allow-mixed-protocol to report them anyway, with this warning.")
+        warnings.append(f"MIXED PROTOCOL: the runs differ in what must be fixed; numbers do not compare:\n  {shown}")
+    versions = sorted({str(r.identity.get("ctsbench_version")) for r in runs})
+    if len(versions) > 1:
+        warnings.append(f"the runs were made by different ctsbench versions: {', '.join(versions)}")
+    for run in runs:
+        if run.summary.get("declared_leakage"):
+            warnings.append(f"{run.name} is a reference clarifier that sees {run.summary['declared_leakage']}: "
+                            "an upper reference for question choice, not a leaderboard entry")
+        if any((run.summary.get("errors") or {}).values()):
+            warnings.append(f"{run.name}: failed requests stand in {run.folder} (summary errors); rerun it to retry them")
+    return runs, warnings
+
+
+def _clarifier_of(folder: Path) -> str:
+    from cts_dataset.report.frame import clarifier_label
+
+    if not (folder / "config.json").is_file():
+        raise CtsbenchError(f"{folder}: not a run folder (no config.json)")
+    return clarifier_label(folder)
+
+
+def _get(mapping: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(mapping, dict):
+            return None
+        mapping = mapping.get(key)
+    return mapping
+
+
+def unknown_rate(frame: pd.DataFrame, label: str) -> float | None:
+    """Unknown answers over questions asked in the first k turns of the dialogues clarify@k rewrote."""
+    rows = frame[(frame["label"] == label) & frame["questions_asked"].notna()]
+    asked = int(rows["questions_asked"].sum())
+    return int(rows["unknown_answers"].sum()) / asked if asked else None
+
+
+def _row(run: RunInfo, k: int) -> dict[str, Any]:
+    label = f"clarify@{k}"
+    entry, diagnostics = run.condition(label), run.diagnostics
+    score, gain = entry.get("restore_score_100") or {}, entry.get("gain_over_baseline") or {}
+    restoration = _get(diagnostics, "utility", "restoration_rate", label) or {}
+    cost = _get(diagnostics, "cost", "per_point", label) or {}
+    rows = run.frame[run.frame["label"] == label]
+    count = len(rows) or 1
+    return {
+        "clarifier": run.name, "run": str(run.folder), "k": k,
+        "restore_score_100": score.get("mean"), "ci_low": score.get("low"), "ci_high": score.get("high"),
+        "n": score.get("n"), "gain_over_baseline": gain.get("mean_difference"), "gain_ci_low": gain.get("ci_low"),
+        "gain_ci_high": gain.get("ci_high"), "gain_p_value": gain.get("p_value"), "gain_pairs": gain.get("n_pairs"),
+        "restoration_rate": restoration.get("mean"), "restoration_low": restoration.get("low"),
+        "restoration_high": restoration.get("high"), "restoration_defined": restoration.get("defined"),
+        "unknown_rate": unknown_rate(run.frame, label),
+        "all_unknown_rate": _get(run.summary, "dialogue", "all_unknown_rate_at_k", str(k)),
+        "region_only_rate": _get(diagnostics, "question_types", "region_only", str(k), "rate"),
+        "questions_asked": entry.get("questions_asked"),
+        "calls_per_instance": float(rows["calls"].sum()) / count,
+        "tokens_per_instance": float(rows["prompt_tokens"].sum() + rows["completion_tokens"].sum()) / count,
+        "seconds_per_instance": float(rows["seconds"].sum()) / count,
+        "extra_tokens_per_instance": _get(cost, "extra_per_instance", "tokens"),
+        "tokens_per_point": _get(cost, "per_point", "tokens"),
+        "reference": bool(run.summary.get("declared_leakage")),
+    }
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (None stays None and is not counted among the tests).
+
+    A few lines rather than statsmodels: the method is short and exact, and the report extra stays small."""
+    ordered = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(ordered):
+        running = max(running, min(1.0, (len(ordered) - rank) * p))  # monotone: never below a smaller p's
+        adjusted[i] = running
+    return adjusted
+
+
+def instance_scores(frame: pd.DataFrame, label: str) -> dict[str, float]:
+    """Instance -> score at a label (the mean over repeats, as the summary takes it)."""
+    rows = frame[(frame["label"] == label) & frame["restore_score_100"].notna()]
+    return {str(k): float(v) for k, v in rows.groupby("instance")["restore_score_100"].mean().items()}
+
+
+def comparisons(runs: Sequence[RunInfo], alpha: float = 0.05) -> list[dict[str, Any]]:
+    """A minus B per k for every pair of runs, on the instances both scored at k (paired test and
+    bootstrap CI from cts_dataset.scoring.stats), then Holm across every comparison listed."""
+    from cts_dataset.scoring.stats import paired_test
+
+    found = []
+    budgets = sorted({k for run in runs for k in run.budgets})
+    for k in budgets:
+        label = f"clarify@{k}"
+        for a, b in combinations([r for r in runs if k in r.budgets], 2):
+            scores_a, scores_b = instance_scores(a.frame, label), instance_scores(b.frame, label)
+            common = sorted(set(scores_a) & set(scores_b))
+            result = paired_test([scores_a[i] for i in common], [scores_b[i] for i in common])
+            found.append({"k": k, "a": a.name, "b": b.name, "n_pairs": result.n_pairs, "mean_a": result.mean_a,
+                          "mean_b": result.mean_b, "mean_difference": result.mean_difference,
+                          "ci_low": result.ci_low, "ci_high": result.ci_high, "p_value": result.p_value})
+    for row, adjusted in zip(found, holm([r["p_value"] for r in found]), strict=True):
+        row["p_holm"] = adjusted
+        row["significant"] = adjusted is not None and adjusted < alpha
+    return found
+
+
+def references(runs: Sequence[RunInfo]) -> list[dict[str, Any]]:
+    """Each run's baseline (blurred query) and oracle (the intent): the floor and ceiling of its k rows."""
+    found = []
+    for run in runs:
+        for label in ("baseline", "oracle"):
+            score = run.condition(label).get("restore_score_100")
+            if score:
+                found.append({"clarifier": run.name, "condition": label, "restore_score_100": score.get("mean"),
+                              "ci_low": score.get("low"), "ci_high": score.get("high"), "n": score.get("n")})
+    return found
+
+
+def build(folders: Sequence[Path], allow_mixed: bool = False) -> Leaderboard:
+    import pandas as pd
+
+    runs, warnings = read_runs(folders, allow_mixed)
+    rows = pd.DataFrame([_row(run, k) for run in runs for k in run.budgets], columns=[c for c in ROW_COLUMNS if c != "rank"])
+    if len(rows):
+        rows = rows.sort_values(["k", "restore_score_100"], ascending=[True, False], na_position="last", kind="stable")
+        rows.insert(0, "rank", rows.groupby("k").cumcount() + 1)
+        rows = rows.reset_index(drop=True)
+    else:
+        rows = pd.DataFrame(columns=list(ROW_COLUMNS))
+    first = runs[0]
+    protocol = {"preset": _get(first.identity, "protocol", "preset"), "judge": _get(first.identity, "judge", "name"),
+                "judge_identity": first.identity.get("judge"), "dataset": first.config.get("dataset"),
+                "dataset_revision": first.identity.get("dataset_revision"), "searcher": first.summary.get("searcher"),
+                "user_answerer": _get(first.summary, "models", "user_answerer"),
+                "rewriter": _get(first.summary, "models", "rewriter")}
+    return Leaderboard(runs=runs, rows=rows, references=pd.DataFrame(references(runs)),
+                       comparisons=pd.DataFrame(comparisons(runs), columns=list(COMPARISON_COLUMNS)),
+                       protocol=protocol, warnings=warnings)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """JSON-ready rows (NaN and pandas NA as null)."""
+    return json.loads(frame.to_json(orient="records", force_ascii=False)) if len(frame) else []
+
+
+def as_json(board: Leaderboard) -> dict[str, Any]:
+    return {"protocol": board.protocol, "warnings": board.warnings,
+            "runs": [{"name": r.name, "clarifier": r.clarifier, "folder": str(r.folder),
+                      "instances": r.summary.get("instances"), "budgets": r.budgets} for r in board.runs],
+            "leaderboard": _records(board.rows), "references": _records(board.references),
+            "comparisons": _records(board.comparisons),
+            "method": {"ci": "95% percentile bootstrap of the mean over instances (the run's summary)",
+                       "paired_test": "two-sided sign-flip permutation test on the instances both runs scored; "
+                                      "percentile bootstrap CI of the mean difference (cts_dataset.scoring.stats)",
+                       "multiple_comparisons": "Holm step-down over every comparison listed"}}
+
+
+def _pct(value: Any) -> str:
+    from cts_dataset.markdown import fmt
+
+    return "n/a" if value is None or value != value else f"{fmt(100 * float(value), 1)}%"
+
+
+def render_markdown(board: Leaderboard) -> str:
+    from cts_dataset.markdown import fmt, offline_judge_note, table
+
+    p = board.protocol
+    lines = ["# ctsbench leaderboard", "",
+             f"Protocol: preset `{p['preset']}`, judge `{p['judge']}`, dataset `{p['dataset']}` rev "
+             f"`{p['dataset_revision']}`, searcher `{p['searcher']}`, user answerer `{p['user_answerer']}`, rewriter "
+             f"`{p['rewriter']}`; {len(board.runs)} run(s).", ""]
+    lines += [f"> **warning** {w}" for w in board.warnings] + ([""] if board.warnings else [])
+    note = offline_judge_note(str(p["judge"] or ""))
+    if note:
+        lines += [note, ""]
+    rows = []
+    for r in _records(board.rows):
+        gain = f"{fmt(r['gain_over_baseline'])} (p {fmt(r['gain_p_value'], 3)})"
+        rows.append([r["rank"], r["k"], r["clarifier"] + (" (reference)" if r["reference"] else ""),
+                     f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]", gain,
+                     _pct(r["restoration_rate"]), _pct(r["unknown_rate"]), _pct(r["all_unknown_rate"]),
+                     _pct(r["region_only_rate"]), fmt(r["questions_asked"]), fmt(r["tokens_per_instance"], 0),
+                     r["n"]])
+    lines += table(["rank", "k", "clarifier", "restore_score_100 [95% CI]", "gain vs baseline (p)", "restoration",
+                    "unknown", "all-unknown", "region-only", "questions", "tokens/inst", "n"], rows)
+    if len(board.references):
+        lines += ["", "References (baseline: the blurred query; oracle: the hidden intent):", ""]
+        lines += table(["clarifier run", "condition", "restore_score_100 [95% CI]", "n"],
+                       [[r["clarifier"], r["condition"], f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, "
+                         f"{fmt(r['ci_high'])}]", r["n"]] for r in _records(board.references)])
+    if len(board.comparisons):
+        lines += ["", "Paired comparisons (A minus B on the instances both scored; p: sign-flip permutation test; "
+                      "p Holm: adjusted across every row below):", ""]
+        lines += table(["k", "A", "B", "pairs", "A - B [95% CI]", "p", "p Holm", "significant (0.05)"],
+                       [[r["k"], r["a"], r["b"], r["n_pairs"],
+                         f"{fmt(r['mean_difference'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]",
+                         fmt(r["p_value"], 4), fmt(r["p_holm"], 4), "yes" if r["significant"] else "no"]
+                        for r in _records(board.comparisons)])
+    lines += ["", "restoration: the share of the oracle's headroom recovered, (clarify@k - baseline) / (oracle - "
+                  "baseline), over instances where the oracle beats the baseline; unknown: unknown answers over "
+                  "questions asked by turn k; all-unknown: dialogues whose every question got unknown; region-only: "
+                  "dialogues whose every question asked about a place."]
+    return "\n".join(lines) + "\n"
+
+
+def write(board: Leaderboard, out: Path) -> dict[str, Path]:
+    """leaderboard.md, leaderboard.csv, comparisons.csv and leaderboard.json under ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"markdown": out / "leaderboard.md", "csv": out / "leaderboard.csv",
+             "comparisons_csv": out / "comparisons.csv", "json": out / "leaderboard.json"}
+    paths["markdown"].write_text(render_markdown(board), encoding="utf-8")
+    board.rows.to_csv(paths["csv"], index=False)
+    board.comparisons.to_csv(paths["comparisons_csv"], index=False)
+    paths["json"].write_text(json.dumps(as_json(board), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return paths
