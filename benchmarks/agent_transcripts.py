@@ -52,7 +52,7 @@ def main() -> None:
         tool = CorpusSearchTool(cache_root=Path(folder))
         model = ScriptedModel(default=reply_for)
         # 2,300 tokens hold the system prompt and two search results, not three.
-        settings = ReactSettings(date="2025-01-01", max_llm_calls=4, max_format_errors=2, max_context_tokens=2300)
+        settings = ReactSettings(date="2025-01-01", max_llm_calls=4, max_format_errors=2, max_context_tokens=3000)
         outputs = ReactSearcher(model, tool, settings).search([f"{reason}: example run" for reason in SCRIPTS])
     print(f"model batches per step: {model.batches}\n")
     for out in outputs:

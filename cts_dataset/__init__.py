@@ -15,5 +15,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Candidate", "Constraint", "ConstraintType", "Document", "GoldRecord", "Instance", "Nugget",
-    "__version__", "dataset_revision", "load", "load_corpus", "metric_path",
+    "__version__", "dataset_revision", "load", "load_corpus", "load_run", "metric_path",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # load_run brings pandas: imported on first use, so `import cts_dataset` stays light.
+    if name == "load_run":
+        from cts_dataset.report.frame import load_run
+
+        return load_run
+    raise AttributeError(f"module 'cts_dataset' has no attribute {name!r}")

@@ -291,3 +291,15 @@ def test_judge_records_name_the_judge_prompt_and_its_calls_share_one_schema(tmp_
     assert calls and all(c["prompt_hash"] == judge.prompt.hash and "input_key" in c for c in calls)
     stored = json.loads((tmp_path / "r" / "config.json").read_text())
     assert stored["identity"]["judge"]["prompt"]["hash"] == judge.prompt.hash
+
+
+def test_the_summary_carries_the_diagnostics_and_diagnose_on_a_copy_reproduces_them(tmp_path, searcher):
+    import shutil
+
+    from cts_dataset.diagnostics import diagnose
+
+    summary = run(tmp_path / "r", searcher, make_models())
+    assert summary["diagnostics"]["question_types"]["per_type"]["time"]["asked"] == 4
+    shutil.copytree(tmp_path / "r", tmp_path / "copy")
+    assert diagnose(tmp_path / "copy") == summary["diagnostics"]
+    assert "### Question types" in (tmp_path / "r" / "summary.md").read_text()

@@ -332,6 +332,7 @@ class Experiment:
 
     # -- the whole run ------------------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
+        from cts_dataset.diagnostics import diagnose
         from cts_dataset.pipeline.summary import summarise, write_summary
 
         self.store = RunStore(self.folder)
@@ -347,6 +348,7 @@ class Experiment:
             finally:
                 self.progress.close()
             summary = summarise(self, self.store)
+            summary["diagnostics"] = diagnose(self.folder, self.instances)
             write_summary(self.folder, summary)
             return summary
         finally:

@@ -333,7 +333,12 @@ def render_markdown(summary: dict[str, Any]) -> str:
     if any(errors.values()):
         lines += ["", "Errors (failed after retries; a rerun retries them): "
                   + ", ".join(f"{stage} {n}" for stage, n in errors.items() if n) + "."]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if summary.get("diagnostics"):
+        from cts_dataset.diagnostics import render_markdown as diagnostics_markdown
+
+        text += "\n" + diagnostics_markdown(summary["diagnostics"])
+    return text
 
 
 def write_summary(folder: Path, summary: dict[str, Any]) -> None:

@@ -89,6 +89,9 @@ def _bars(ax: Axes, runs: Sequence[RunInfo], groups: Sequence[str], values: list
         if counts is not None:
             shown = [f"n={c}" if c else "" for c in counts[i]]
             ax.bar_label(bars, labels=shown, fontsize=7, padding=2)
+            for x, c in zip(xs, counts[i], strict=True):
+                if not c:  # no bar: say why, so a gap does not read as 0%
+                    ax.text(x, 1, "not asked", rotation=90, ha="center", va="bottom", fontsize=7, color="0.4")
     ax.set_xticks(range(len(groups)), groups)
 
 

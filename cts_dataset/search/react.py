@@ -265,7 +265,8 @@ class ReactSearcher:
         items = [(page, call.arguments["goal"]) for _, call, page in visits]
         if self.summarizer is not None:
             done = self.summarizer.summarize(items, self.settings.visit_max_chars,
-                                             languages=[run.language for run, _, _ in visits])
+                                             languages=[run.language for run, _, _ in visits],
+                                             tags=[run.tag for run, _, _ in visits])
         else:
             done = [(format_page(page, goal, self.settings.visit_max_chars), None) for page, goal in items]
         for run, call in calls:

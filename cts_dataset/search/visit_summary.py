@@ -45,10 +45,13 @@ class PageSummarizer:
                 "max_tokens": self.sampling.max_tokens}
 
     def summarize(self, items: Sequence[tuple[Page, str]], max_fallback_chars: int,
-                  languages: Sequence[str] | None = None) -> list[tuple[str, ChatResponse | None]]:
+                  languages: Sequence[str] | None = None,
+                  tags: Sequence[str] | None = None) -> list[tuple[str, ChatResponse | None]]:
         """Per (page, goal): the text the visit returns, and the model's response (None: no call made).
-        ``languages`` (one per item, default English) pick the summary prompt."""
+        ``languages`` (one per item, default English) pick the summary prompt; ``tags`` label the calls
+        (the run each visit serves, so its cost is counted with the run's)."""
         languages = list(languages) if languages is not None else ["en"] * len(items)
+        tags = list(tags) if tags is not None else [""] * len(items)
         if len(languages) != len(items):
             raise ValueError(f"give one language per item: {len(languages)} for {len(items)} items")
         wanted = [i for i, (page, _) in enumerate(items) if page.found]
@@ -61,7 +64,7 @@ class PageSummarizer:
                 [{"role": "user", "content": self.prompt_for(languages[i]).render(
                     content=items[i][0].text[: self.max_page_chars], goal=items[i][1])}],
                 sampling=self.sampling, structured=StructuredOutput(json_schema=SUMMARY_SCHEMA),
-                role="visit_summary")
+                role="visit_summary", tag=tags[i])
             for i in wanted
         ]
         for i, response in zip(wanted, self.model.complete(requests), strict=True):
