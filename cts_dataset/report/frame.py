@@ -219,6 +219,19 @@ def load_run(folder: str | Path, instances: Sequence[Instance] | None = None, na
     return frame
 
 
+def plain(value: Any) -> Any:
+    """A frame cell as plain JSON: numpy scalars and arrays as Python values, NaN and NA as None."""
+    import math
+
+    import pandas as pd
+
+    if hasattr(value, "tolist"):  # numpy scalars and arrays (parquet reads lists back as arrays)
+        value = value.tolist()
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
 def condition_means(frame: pd.DataFrame, field: str = "restore_score_100") -> dict[str, float]:
     """Mean per label as the summary computes it: per instance over its repeats, then over instances."""
     per_instance = frame.dropna(subset=[field]).groupby(["label", "instance"], sort=False)[field].mean()

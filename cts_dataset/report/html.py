@@ -221,35 +221,18 @@ def _references(board: Leaderboard) -> str:
     return _table("references-table", ["run", "condition", "restore_score_100", "95% CI", "n"], rows, {2, 3, 4})
 
 
-def _plain(value: Any) -> Any:
-    """A frame cell as JSON (numpy arrays as lists, NaN and NA as null)."""
-    if value is None:
-        return None
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    try:
-        import pandas as pd
-
-        if value is pd.NA:
-            return None
-    except ImportError:  # pragma: no cover - pandas is a requirement of the report
-        pass
-    return value
-
-
 def page_data(board: Leaderboard) -> dict[str, Any]:
     """What the instance browser needs: per row its dialogue, rewrite, answer and labels; per instance its
     queries, constraints and nuggets (once)."""
     from cts_dataset.diagnostics import QUESTION_TYPES
+    from cts_dataset.report.frame import plain
 
     instances: dict[str, Any] = {}
     rows, labels, types = [], [], set()
     texts: dict[str, int] = {}  # search answers, each stored once: baseline and oracle repeat across runs
     for run in board.runs:
         for r in run.frame.to_dict(orient="records"):
-            r = {k: _plain(v) for k, v in r.items()}
+            r = {k: plain(v) for k, v in r.items()}
             instances.setdefault(r["instance"], {
                 "blurred_query": r["blurred_query"], "intent": r["intent"],
                 "constraints": [list(c) for c in zip(r["constraint_types"] or [], r["constraint_values"] or [])],

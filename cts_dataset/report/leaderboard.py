@@ -268,8 +268,10 @@ def build(folders: Sequence[Path], allow_mixed: bool = False) -> Leaderboard:
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """JSON-ready rows (NaN and pandas NA as null)."""
-    return json.loads(frame.to_json(orient="records", force_ascii=False)) if len(frame) else []
+    """JSON-ready rows at full precision (pandas' to_json rounds to 10 digits); NaN and NA as null."""
+    from cts_dataset.report.frame import plain
+
+    return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def as_json(board: Leaderboard) -> dict[str, Any]:
