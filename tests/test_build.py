@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from cts_dataset.build.blur import blur_all, blur_problems, delete_values, judge_reply
+from cts_dataset.build.blur import blur_all, blur_problems, delete_values, deleted_spans, judge_reply
 from cts_dataset.build.builder import BuildSettings, Intent, build, read_intents
 from cts_dataset.build.nuggets import extract_all, nugget_problems, nugget_schema
 from cts_dataset.cli import main
@@ -43,7 +43,11 @@ def test_the_blur_check_is_the_papers_rule():
 def test_values_are_deleted_with_the_words_they_leave_dangling():
     assert delete_values("How many people died in the earthquake in Tangshan in 1976?", ["Tangshan", "1976"], "en") == \
         "How many people died in the earthquake?"
+    assert delete_values("Who painted the Mona Lisa in the early 16th century?", ["early 16th century"], "en") == \
+        "Who painted the Mona Lisa?"
     assert delete_values("白鹭湖国家公园在2019年接待了多少游客？", ["2019年", "国家"], "zh") == "白鹭湖公园接待了多少游客？"
+    assert deleted_spans("白鹭湖国家公园在2019年接待了多少游客？", "白鹭湖公园接待了多少游客？", "zh") == ["国家", "在2019年"]
+    assert deleted_spans(EARTHQUAKE, "How many people died in the big earthquake?", "en") is None  # an insertion
 
 
 def test_a_reply_passes_is_repaired_by_deletion_or_fails():
@@ -52,8 +56,16 @@ def test_a_reply_passes_is_repaired_by_deletion_or_fails():
     assert good.method == "llm" and [c.type.value for c in good.constraints] == ["time", "region"]
     leaky, record = judge_reply(EARTHQUAKE, "en", ChatResponse(blur_reply(EARTHQUAKE, ("time", "1976"))))
     assert leaky.method == "deletion" and leaky.blurred_query == "How many people died in the Tangshan earthquake?"
-    assert record["problems"] and record["repaired"] == leaky.blurred_query
-    invented, record = judge_reply(EARTHQUAKE, "en", ChatResponse(blur_reply("How many died?", ("region", "Hebei"))))
+    assert record["problems"] and record["repaired"] == {"method": "deletion", "blurred_query": leaky.blurred_query}
+    marie = "Why did Marie Curie receive the Nobel Prize in Chemistry in 1911?"
+    misnamed, record = judge_reply(marie, "en", ChatResponse(blur_reply(
+        "Why did Marie Curie receive the Nobel Prize in Chemistry?", ("entity", "Marie Curie"))))
+    assert misnamed.method == "diff" and [(c.type.value, c.value) for c in misnamed.constraints] == [("time", "1911")]
+    eiffel = "When was the Eiffel Tower in Paris completed?"
+    unreadable, record = judge_reply(eiffel, "en", ChatResponse(blur_reply(eiffel, ("entity", "Eiffel Tower"))))
+    assert unreadable is None and "repaired" not in record  # "When was the in Paris completed?" is no query
+    invented, record = judge_reply(EARTHQUAKE, "en", ChatResponse(blur_reply("How many died in the quake?",
+                                                                             ("region", "Hebei"))))
     assert invented is None and "does not occur in the intent query" in record["problems"][0]
     assert judge_reply(EARTHQUAKE, "en", ChatResponse("no json"))[0] is None
     assert judge_reply(EARTHQUAKE, "en", ChatResponse.failure("timeout"))[1]["problems"] == ["request failed: timeout"]
@@ -124,7 +136,7 @@ INTENTS = [  # blurs as in the demo split, which the data checks accept
     ("war", "Who led the two sides in the Nigerian civil war that began in 1967?",
      ("Who led the two sides in the civil war?", [("region", "Nigerian"), ("time", "that began in 1967")])),
     ("extinction", "What does extinction mean in astronomy?", ("What does extinction mean?", [("definition", "in astronomy")])),
-    ("bad", "What is the boiling point of mercury?", ("What is the boiling point?", [("entity", "of lead")])),
+    ("bad", "What is the boiling point of mercury?", ("What is the boiling point of the metal?", [("entity", "lead")])),
 ]
 
 

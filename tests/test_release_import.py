@@ -304,3 +304,15 @@ def test_import_load_by_name_run_and_score(tmp_path, fresh_hf_env):
     assert again.returncode == 0, again.stderr
     same = [json.loads((tmp_path / d / "summary.json").read_text())["restore_score_100"] for d in ("scored", "scored-imported")]
     assert same[0] == same[1] > 0
+
+
+@pytest.mark.slow
+def test_a_reimport_replaces_what_the_bare_name_loads(tmp_path, monkeypatch):
+    import datasets
+
+    monkeypatch.chdir(tmp_path)  # no folder named like the dataset here
+    import_release(write_release_dir(tmp_path / "a", "english"), verify=False)
+    assert datasets.load_dataset("ctsbench-hard518")["hard518"][0]["id"] == "q1"
+    import_release(write_release_dir(tmp_path / "b", "parallel_lists"), verify=False)
+    again = datasets.load_dataset("ctsbench-hard518")["hard518"]
+    assert again[0]["id"] == "H-1" and again[0]["removed_constraints"] == [{"type": "time", "value": "2021年"}]

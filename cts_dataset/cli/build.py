@@ -55,8 +55,8 @@ def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_call
         raise click.ClickException(str(error)) from None
     for intent_id, reasons in summary["rejected"].items():
         click.echo(f"rejected {intent_id}: {'; '.join(reasons)}", err=True)
-    click.echo(f"kept {summary['kept']} of {summary['intents']} intent(s); blurring by the model "
-               f"{summary['blur_methods']['llm']}, by deletion {summary['blur_methods']['deletion']}; checks: {summary['checks']}")
+    methods = ", ".join(f"{m} {n}" for m, n in summary["blur_methods"].items())
+    click.echo(f"kept {summary['kept']} of {summary['intents']} intent(s); blurring: {methods}; checks: {summary['checks']}")
     click.echo(f"wrote {out_dir}/instances.jsonl, traces.jsonl, model_calls.jsonl, build.json"
                + (", report.md" if (out_dir / "report.md").exists() else ""))
     click.echo(f"check with: ctsbench validate {out_dir}/instances.jsonl && ctsbench check-data {out_dir}/instances.jsonl")

@@ -34,6 +34,7 @@ COLUMNS = (
 # Columns holding lists (written as JSON text in CSV).
 LIST_COLUMNS = ("nuggets", "nugget_weights", "labels", "questions", "answers", "question_types", "turn_status",
                 "retrieved_doc_ids", "constraint_types", "constraint_values")
+_UNTRACED = {"calls": None, "prompt_tokens": None, "completion_tokens": None, "seconds": None}
 # The judge is the evaluation, not the system under test: its calls are not the row's cost.
 _EVALUATION_ROLES = ("judge",)
 
@@ -135,7 +136,7 @@ def _done(run: Run, stage: str, key: str) -> dict[str, Any]:
 
 def run_rows(run: Run, name: str, clarifier: str) -> list[dict[str, Any]]:
     hidden = not run.show_budget
-    calls = _Calls(run.calls)
+    calls, traced = _Calls(run.calls), bool(run.calls)  # no trace (models given as objects): cost unknown
     types: dict[str, str] = {}
     rows = []
     for instance in run.instances:
@@ -158,7 +159,7 @@ def run_rows(run: Run, name: str, clarifier: str) -> list[dict[str, Any]]:
                 "retrieved_doc_ids": list(search["retrieved_doc_ids"]) if "retrieved_doc_ids" in search else None,
                 "search_llm_calls": search.get("llm_calls"),
                 "search_tokens": _search_tokens(search),
-                **calls.served(instance.id, condition, budget, repeat, hidden),
+                **(calls.served(instance.id, condition, budget, repeat, hidden) if traced else _UNTRACED),
                 **base,
             }
             if condition == "clarify" and budget is not None:
@@ -199,7 +200,7 @@ def to_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame(list(rows), columns=list(COLUMNS))
     # Nullable integers: budget is missing for baseline and oracle, counts for rows not judged yet.
     for column in ("budget", "n_nuggets", "n_unscored", "questions_asked", "unknown_answers", "search_llm_calls",
-                   "search_tokens"):
+                   "search_tokens", "calls", "prompt_tokens", "completion_tokens"):
         frame[column] = frame[column].astype("Int64")
     for column in ("restore_score_100", "strict_100", "unweighted_100", "seconds"):
         frame[column] = frame[column].astype("float64")

@@ -120,6 +120,10 @@ _SCRIPT = r"""
     box.appendChild(el("h3", r.instance + " \u00b7 " + r.run + " \u00b7 " + r.label));
     box.appendChild(el("div", "restore_score_100 " + fmt(r.score) + " \u00b7 strict " + fmt(r.strict) +
       " \u00b7 status " + r.status + (r.error ? " (" + r.error + ")" : ""), "note"));
+    var same = data.rows.filter(function (o) { return o.run === r.run && o.instance === r.instance && o.repeat === r.repeat; });
+    box.appendChild(el("div", "This instance in this run: " + same.map(function (o) {
+      return o.label + " " + fmt(o.score);
+    }).join(" \u00b7 "), "note"));
     field(box, "Blurred query (what the clarifier and the baseline saw)", inst.blurred_query);
     field(box, "Hidden intent (what the user answerer saw)", inst.intent);
     field(box, "Removed constraints", inst.constraints.map(function (c) { return c[0] + ": " + c[1]; }).join("; ") || "none");
@@ -132,7 +136,8 @@ _SCRIPT = r"""
         if (r.question_types[i]) question.appendChild(el("span", r.question_types[i], "badge"));
         item.appendChild(question);
         var answer = el("div");
-        answer.appendChild(el("span", r.turn_status[i] === "answered" || r.turn_status[i] === "unknown" ? r.answers[i] : "(not asked)"));
+        var said = r.turn_status[i] === "answered" ? r.answers[i] : r.turn_status[i] === "unknown" ? "" : "(not asked)";
+        if (said) answer.appendChild(el("span", said));
         answer.appendChild(el("span", r.turn_status[i], "badge " + r.turn_status[i]));
         item.appendChild(answer);
         list.appendChild(item);
@@ -144,7 +149,7 @@ _SCRIPT = r"""
     }
     var answer = el("pre", r.answer === null ? "(no search answer)" : data.texts[r.answer], "answer");
     answer.id = "answer";
-    field(box, "Search answer (" + (r.termination || "n/a") + "; what the judge read)", answer);
+    field(box, "Search answer (what the judge read; termination: " + (r.termination || "n/a") + ")", answer);
     if (r.docs && r.docs.length) field(box, "Retrieved documents", r.docs.join(", "));
     var table = el("table"), head = el("tr");
     table.id = "nuggets";
@@ -187,27 +192,26 @@ def _table(table_id: str, headers: list[str], rows: list[list[str]], numeric: se
 
 
 def _leaderboard(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.leaderboard import _records, p_text
 
     rows = []
-    for r in _records(board.rows):
+    for r in _records(board.rows):  # the CSV and JSON hold every column; the page what fits a screen
         rows.append([_cell(r["rank"]), _cell(r["k"]), r["clarifier"] + (" (reference)" if r["reference"] else ""),
-                     _cell(r["restore_score_100"]), f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]",
-                     _cell(r["gain_over_baseline"]), _cell(r["gain_p_value"], 3),
+                     f"{_cell(r['restore_score_100'])} [{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]",
+                     f"{_cell(r['gain_over_baseline'])} (p {p_text(r['gain_p_value'])})",
                      _cell(r["restoration_rate"], percent=True), _cell(r["unknown_rate"], percent=True),
                      _cell(r["all_unknown_rate"], percent=True), _cell(r["region_only_rate"], percent=True),
-                     _cell(r["questions_asked"]), _cell(r["tokens_per_instance"], 0),
-                     _cell(r["extra_tokens_per_instance"], 0), _cell(r["n"])])
-    return _table("leaderboard-table", ["rank", "k", "clarifier", "restore_score_100", "95% CI", "gain vs baseline",
-                                        "p", "restoration", "unknown", "all-unknown", "region-only", "questions",
-                                        "tokens/inst", "extra tokens/inst", "n"], rows, {0, 1, *range(3, 15)})
+                     _cell(r["questions_asked"]), _cell(r["tokens_per_instance"], 0), _cell(r["n"])])
+    return _table("leaderboard-table", ["rank", "k", "clarifier", "restore_score_100 [95% CI]", "gain vs baseline (p)",
+                                        "restoration", "unknown", "all-unknown", "region-only", "questions",
+                                        "tokens/inst", "n"], rows, {0, 1, *range(3, 12)})
 
 
 def _comparisons(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.leaderboard import _records, p_text
 
     rows = [[_cell(r["k"]), r["a"], r["b"], _cell(r["n_pairs"]), _cell(r["mean_difference"]),
-             f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]", _cell(r["p_value"], 4), _cell(r["p_holm"], 4),
+             f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]", p_text(r["p_value"], 4), p_text(r["p_holm"], 4),
              _cell(r["significant"])] for r in _records(board.comparisons)]
     return _table("comparisons-table", ["k", "A", "B", "pairs", "A - B", "95% CI", "p", "p Holm", "significant (0.05)"],
                   rows, {0, 3, 4, 5, 6, 7})

@@ -10,6 +10,7 @@ else recomputed from the folder).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -102,7 +103,7 @@ def read_run(folder: Path, name: str | None = None) -> RunInfo:
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     stored = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     diagnostics = summary.get("diagnostics")
-    if not diagnostics:
+    if not _complete(diagnostics, summary):
         from cts_dataset.diagnostics import diagnose
 
         diagnostics = diagnose(folder)
@@ -110,6 +111,17 @@ def read_run(folder: Path, name: str | None = None) -> RunInfo:
     return RunInfo(folder=folder, name=name or clarifier, clarifier=clarifier, summary=summary,
                    identity=stored.get("identity") or {}, config=stored.get("config") or {},
                    diagnostics=diagnostics, frame=load_run(folder, name=name or clarifier))
+
+
+def _complete(diagnostics: Any, summary: dict[str, Any]) -> bool:
+    """Whether a summary's diagnostics hold what the report reads (a trimmed copy is recomputed)."""
+    if not isinstance(diagnostics, dict) or "cost" not in diagnostics:
+        return False
+    if not any(label.startswith("clarify@") for label in summary.get("conditions", {})):
+        return True
+    restoration = _get(diagnostics, "utility", "restoration_rate") or {}
+    return (all(key in diagnostics for key in ("question_types", "elicitation", "utility"))
+            and all("per_instance" in entry for entry in restoration.values()))
 
 
 def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[RunInfo], list[str]]:
@@ -172,6 +184,7 @@ def _row(run: RunInfo, k: int) -> dict[str, Any]:
     cost = _get(diagnostics, "cost", "per_point", label) or {}
     rows = run.frame[run.frame["label"] == label]
     count = len(rows) or 1
+    traced = bool(rows["calls"].notna().any())  # no calls.jsonl: the cost is unknown, not zero
     return {
         "clarifier": run.name, "run": str(run.folder), "k": k,
         "restore_score_100": score.get("mean"), "ci_low": score.get("low"), "ci_high": score.get("high"),
@@ -183,9 +196,10 @@ def _row(run: RunInfo, k: int) -> dict[str, Any]:
         "all_unknown_rate": _get(run.summary, "dialogue", "all_unknown_rate_at_k", str(k)),
         "region_only_rate": _get(diagnostics, "question_types", "region_only", str(k), "rate"),
         "questions_asked": entry.get("questions_asked"),
-        "calls_per_instance": float(rows["calls"].sum()) / count,
-        "tokens_per_instance": float(rows["prompt_tokens"].sum() + rows["completion_tokens"].sum()) / count,
-        "seconds_per_instance": float(rows["seconds"].sum()) / count,
+        "calls_per_instance": float(rows["calls"].sum()) / count if traced else None,
+        "tokens_per_instance": float(rows["prompt_tokens"].sum() + rows["completion_tokens"].sum()) / count
+        if traced else None,
+        "seconds_per_instance": float(rows["seconds"].sum()) / count if traced else None,
         "extra_tokens_per_instance": _get(cost, "extra_per_instance", "tokens"),
         "tokens_per_point": _get(cost, "per_point", "tokens"),
         "reference": bool(run.summary.get("declared_leakage")),
@@ -286,10 +300,19 @@ def as_json(board: Leaderboard) -> dict[str, Any]:
                        "multiple_comparisons": "Holm step-down over every comparison listed"}}
 
 
+def p_text(value: Any, digits: int = 3) -> str:
+    """A p-value as read: ``<0.001`` rather than a rounded 0.000."""
+    from cts_dataset.markdown import fmt
+
+    if value is None or math.isnan(float(value)):
+        return "n/a"
+    return f"<{10 ** -digits:.{digits}f}" if float(value) < 10 ** -digits else fmt(float(value), digits)
+
+
 def _pct(value: Any) -> str:
     from cts_dataset.markdown import fmt
 
-    return "n/a" if value is None or value != value else f"{fmt(100 * float(value), 1)}%"
+    return "n/a" if value is None or math.isnan(float(value)) else f"{fmt(100 * float(value), 1)}%"
 
 
 def render_markdown(board: Leaderboard) -> str:
@@ -297,16 +320,16 @@ def render_markdown(board: Leaderboard) -> str:
 
     p = board.protocol
     lines = ["# ctsbench leaderboard", "",
-             f"Protocol: preset `{p['preset']}`, judge `{p['judge']}`, dataset `{p['dataset']}` rev "
+             (f"Protocol: preset `{p['preset']}`, judge `{p['judge']}`, dataset `{p['dataset']}` rev "
              f"`{p['dataset_revision']}`, searcher `{p['searcher']}`, user answerer `{p['user_answerer']}`, rewriter "
-             f"`{p['rewriter']}`; {len(board.runs)} run(s).", ""]
+             f"`{p['rewriter']}`; {len(board.runs)} run(s)."), ""]
     lines += [f"> **warning** {w}" for w in board.warnings] + ([""] if board.warnings else [])
     note = offline_judge_note(str(p["judge"] or ""))
     if note:
         lines += [note, ""]
     rows = []
     for r in _records(board.rows):
-        gain = f"{fmt(r['gain_over_baseline'])} (p {fmt(r['gain_p_value'], 3)})"
+        gain = f"{fmt(r['gain_over_baseline'])} (p {p_text(r['gain_p_value'])})"
         rows.append([r["rank"], r["k"], r["clarifier"] + (" (reference)" if r["reference"] else ""),
                      f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]", gain,
                      _pct(r["restoration_rate"]), _pct(r["unknown_rate"]), _pct(r["all_unknown_rate"]),
@@ -317,20 +340,20 @@ def render_markdown(board: Leaderboard) -> str:
     if len(board.references):
         lines += ["", "References (baseline: the blurred query; oracle: the hidden intent):", ""]
         lines += table(["clarifier run", "condition", "restore_score_100 [95% CI]", "n"],
-                       [[r["clarifier"], r["condition"], f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, "
-                         f"{fmt(r['ci_high'])}]", r["n"]] for r in _records(board.references)])
+                       [[r["clarifier"], r["condition"], (f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, "
+                         f"{fmt(r['ci_high'])}]"), r["n"]] for r in _records(board.references)])
     if len(board.comparisons):
-        lines += ["", "Paired comparisons (A minus B on the instances both scored; p: sign-flip permutation test; "
-                      "p Holm: adjusted across every row below):", ""]
+        lines += ["", ("Paired comparisons (A minus B on the instances both scored; p: sign-flip permutation test; "
+                      "p Holm: adjusted across every row below):"), ""]
         lines += table(["k", "A", "B", "pairs", "A - B [95% CI]", "p", "p Holm", "significant (0.05)"],
                        [[r["k"], r["a"], r["b"], r["n_pairs"],
                          f"{fmt(r['mean_difference'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]",
-                         fmt(r["p_value"], 4), fmt(r["p_holm"], 4), "yes" if r["significant"] else "no"]
+                         p_text(r["p_value"], 4), p_text(r["p_holm"], 4), "yes" if r["significant"] else "no"]
                         for r in _records(board.comparisons)])
-    lines += ["", "restoration: the share of the oracle's headroom recovered, (clarify@k - baseline) / (oracle - "
+    lines += ["", ("restoration: the share of the oracle's headroom recovered, (clarify@k - baseline) / (oracle - "
                   "baseline), over instances where the oracle beats the baseline; unknown: unknown answers over "
                   "questions asked by turn k; all-unknown: dialogues whose every question got unknown; region-only: "
-                  "dialogues whose every question asked about a place."]
+                  "dialogues whose every question asked about a place.")]
     return "\n".join(lines) + "\n"
 
 

@@ -116,7 +116,7 @@ def score_vs_budget(board: Leaderboard) -> Figure | None:
         high = [_nan(p.get("high"), p.get("mean")) for _, p in points]
         ax.plot(ks, means, marker="o", color=_color(i), linewidth=2, label=run.name)
         ax.fill_between(ks, low, high, color=_color(i), alpha=0.15, linewidth=0)
-    ax.set_xticks(range(0, top + 1), ["0\n(baseline)", *[str(k) for k in range(1, top + 1)]])
+    ax.set_xticks(range(top + 1), ["0\n(baseline)", *[str(k) for k in range(1, top + 1)]])
     ax.set_xlim(-0.15, top + 0.15)
     ax.set_xlabel("clarification budget k (questions allowed)")
     ax.set_ylabel("restore_score_100 (weighted nugget recall, 0-100)")
