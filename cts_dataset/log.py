@@ -103,6 +103,13 @@ def open_log(path: str | os.PathLike) -> JsonlLog:
         return log
 
 
+def close_log(path: str | os.PathLike) -> None:
+    """Close the process's log for ``path`` if one is open (releasing its lock)."""
+    log = _OPEN.get(Path(path).resolve())
+    if log is not None:
+        log.close()
+
+
 def close_logs() -> None:
     """Close every open log (tests; a process that starts another writer on the same folders)."""
     for log in list(_OPEN.values()):

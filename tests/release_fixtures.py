@@ -204,11 +204,11 @@ def synthetic_page(index: int) -> str:
 
 
 @contextmanager
-def synthetic_web() -> Iterator[str]:
+def synthetic_web(stop_after_s: float = 900) -> Iterator[str]:
     """A SearXNG-compatible server on 127.0.0.1 over the fictional pages; yields its base URL.
 
-    ``/search?q=...&format=json`` ranks the pages by character bigrams shared with the query;
-    ``/page/<n>`` serves page n. It stops by itself after two minutes even if a test hangs."""
+    ``/search?q=...&format=json`` ranks the pages by character bigrams shared with the query and lists
+    the best two; ``/page/<n>`` serves page n. It stops by itself after ``stop_after_s`` even if a test hangs."""
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -237,7 +237,7 @@ def synthetic_web() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    deadline = threading.Timer(120, server.shutdown)
+    deadline = threading.Timer(stop_after_s, server.shutdown)
     deadline.daemon = True
     deadline.start()
     try:

@@ -184,7 +184,7 @@ def test_build_writes_instances_that_pass_validate_and_check_data(tmp_path):
 
 
 def test_the_build_command_reports_and_refuses_bad_input(tmp_path, monkeypatch):
-    import cts_dataset.models.registry as registry
+    from cts_dataset.models import registry
 
     monkeypatch.setattr(registry, "load_model", lambda spec, **kw: scripted_builder())
     intents = tmp_path / "intents.jsonl"

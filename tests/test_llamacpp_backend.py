@@ -116,11 +116,12 @@ def test_load_model_goes_through_cache_and_trace(smol, tmp_path):
 def test_the_packaged_default_model_loads_and_answers(tmp_path):
     # In a test session the cache folder is fresh: the 22 installed parts are joined and verified here (~5 s).
     try:
-        model = load_model("default", cache=tmp_path / "cache.sqlite")
+        model = load_model("default", cache=tmp_path / "cache.sqlite", engine_args={"n_threads": 1})
     except (FileNotFoundError, ImportError) as error:
         pytest.fail(f"the default model is missing: run `ctsbench models install-default` ({error})")
     assert model.spec == DEFAULT_LABEL == "llamacpp:qwen2.5-coder-1.5b-instruct-q4_k_m"
-    assert load_model("qwen2.5-coder-1.5b", cache=False).backend is model.backend, "one copy in memory"
+    same = load_model("qwen2.5-coder-1.5b", cache=False, engine_args={"n_ctx": 16384, "n_parallel": 4, "n_threads": 1})
+    assert same.backend is model.backend, "one copy in memory"
     capital, choice = model.complete([
         ask("What is the capital of France? Answer with one word.", max_tokens=8),
         ask("Is Paris in France?", structured=StructuredOutput(choice=("yes", "no", "unknown")))])

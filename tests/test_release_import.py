@@ -17,7 +17,13 @@ from cts_dataset.release import values
 from cts_dataset.release.fields import QUERY_ROLES, MappingError, map_fields, normalise, parse_overrides
 from cts_dataset.release.gold import MappingOptions
 from cts_dataset.release.importer import ReleaseError, import_release, locate
-from cts_dataset.release.store import ImportedInstance, NotImportedError, dataset_folder, load_imported, read_imported
+from cts_dataset.release.store import (
+    ImportedInstance,
+    NotImportedError,
+    dataset_folder,
+    load_imported,
+    read_imported,
+)
 from cts_dataset.release.tables import read_records as read_release_records
 from cts_dataset.release.tables import read_table
 from tests.conftest import run_cli
@@ -228,8 +234,8 @@ def test_import_writes_the_split_and_a_reimport_replaces_it(tmp_path, data_root)
 
     with pytest.raises(NotImportedError, match="ctsbench import-release"):
         load_imported("hard518")
-    result, folder = import_release(write_release_zip(tmp_path / "clarify-then-search-518-release.zip", "english"),
-                                    install=False)
+    _, folder = import_release(write_release_zip(tmp_path / "clarify-then-search-518-release.zip", "english"),
+                               install=False)
     assert folder == dataset_folder("hard518") == data_root / "ctsbench-hard518"
     assert {p.name for p in folder.iterdir()} == {"README.md", "data", "gold.jsonl", "candidates", "manifest.json"}
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -246,9 +252,9 @@ def test_import_writes_the_split_and_a_reimport_replaces_it(tmp_path, data_root)
 
 
 def test_not_annotated_is_allowed_only_in_imported_splits(tmp_path):
-    result, _ = import_release(write_release_dir(tmp_path, "english"), dry_run=True)
-    record = result.instances[0].model_dump(mode="json")
-    assert record["removed_constraints"] == [] and isinstance(result.instances[0], Instance)
+    imported, _ = import_release(write_release_dir(tmp_path, "english"), dry_run=True)
+    record = imported.instances[0].model_dump(mode="json")
+    assert record["removed_constraints"] == [] and isinstance(imported.instances[0], Instance)
     with pytest.raises(ValueError, match="at least 1 item"):
         Instance.model_validate(record)  # the shipped demo split stays strict
     path = tmp_path / "split.jsonl"
@@ -273,7 +279,8 @@ def test_import_load_by_name_run_and_score(tmp_path, fresh_hf_env):
     neutral.mkdir()
     code = ("import datasets\nd = datasets.load_dataset('ctsbench-hard518')['hard518']\n"
             "print(d.num_rows, d[0]['id'], d[0]['nuggets'][0]['weight'], d[0]['removed_constraints'])\n")
-    loaded = subprocess.run([sys.executable, "-c", code], cwd=neutral, env=env, capture_output=True, text=True)
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=neutral, env=env, capture_output=True, text=True,
+                            check=False)
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.split() == ["4", "001", "1.0", "[]"]
 
@@ -316,3 +323,34 @@ def test_a_reimport_replaces_what_the_bare_name_loads(tmp_path, monkeypatch):
     import_release(write_release_dir(tmp_path / "b", "parallel_lists"), verify=False)
     again = datasets.load_dataset("ctsbench-hard518")["hard518"]
     assert again[0]["id"] == "H-1" and again[0]["removed_constraints"] == [{"type": "time", "value": "2021年"}]
+
+
+# -- ctsbench score on the release's own files ----------------------------------------------------------
+@pytest.mark.parametrize("variant", GOOD)
+def test_score_reads_the_release_gold_and_candidates_directly(tmp_path, variant):
+    release = write_release_dir(tmp_path, variant)
+    out = tmp_path / "scored"
+    result = CliRunner().invoke(main, ["score", "--gold", str(release / "data" / "gold_public_hard518.jsonl"),
+                                       "--candidates", str(release / "results" / "candidates" / "synth1__cand_hard518.jsonl"),
+                                       "--out-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "over 4 scored item(s)" in result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["candidates_without_gold"] == [] == summary["gold_without_candidate"]
+    if variant == "english":  # already our format: read as it is
+        assert "read the candidates" not in result.output and not (out / "inputs").exists()
+        return
+    assert "read the candidates" in result.output
+    converted = [json.loads(line) for line in (out / "inputs" / "candidates.synth1.jsonl").read_text().splitlines()]
+    assert converted[0]["answer"] == ITEMS[0].answer and converted[0]["system"] == "synth1"
+
+
+def test_score_names_the_fields_of_a_candidates_file_it_cannot_map(tmp_path):
+    release = write_release_dir(tmp_path, "english")
+    odd = tmp_path / "odd__cand_hard518.jsonl"
+    odd.write_text('{"id": "q1", "blob": "x"}\n')
+    result = CliRunner().invoke(main, ["score", "--gold", str(release / "data" / "gold_public_hard518.jsonl"),
+                                       "--candidates", str(odd), "--out-dir", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert "odd__cand_hard518.jsonl: cannot map candidate.answer" in result.output
+    assert "fields found: id, blob" in result.output and "ctsbench import-release" in result.output

@@ -94,7 +94,7 @@ def test_visit_summaries_use_the_run_language(tool):
 
 
 def test_a_prompt_version_without_chinese_files_refuses_chinese_queries(tool, monkeypatch):
-    import cts_dataset.search.react as react
+    from cts_dataset.search import react
 
     real = react.load_prompt
 

@@ -15,6 +15,8 @@ import click
 @click.option("--searcher", "kind", type=click.Choice(["react", "retrieval"]), default="react",
               help="The deep-search backbone run once on each intent query.")
 @click.option("--max-llm-calls", default=8, help="ReAct: the agent's calls per run.")
+@click.option("--max-tokens-per-call", default=1024,
+              help="ReAct: generation limit per agent call (room for the context under a small model's limit).")
 @click.option("--tool", "tool_kind", type=click.Choice(["corpus", "searxng", "serper"]), default="corpus",
               help="What the backbone searches: the shipped corpus or a web provider.")
 @click.option("--url", help="The web provider's endpoint.")
@@ -25,7 +27,8 @@ import click
 @click.option("--min-nuggets", default=2)
 @click.option("--max-nuggets", default=6)
 @click.option("--no-cache", is_flag=True, help="Bypass the response cache.")
-def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_calls: int, tool_kind: str,
+def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_calls: int, max_tokens_per_call: int,
+          tool_kind: str,
           url: str | None, api_key_env: str | None, id_prefix: str, attempts: int, max_docs: int,
           min_nuggets: int, max_nuggets: int, no_cache: bool) -> None:
     """Build instances from INTENTS (a text file, one intent query per line, or JSONL with query/id/language).
@@ -36,7 +39,8 @@ def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_call
     is then checked as `ctsbench check-data` does and what fails is dropped, with the reasons in
     build.json and traces.jsonl.
     """
-    from cts_dataset.build.builder import BuildSettings, build as run_build, read_intents
+    from cts_dataset.build.builder import BuildSettings, read_intents
+    from cts_dataset.build.builder import build as run_build
     from cts_dataset.errors import CtsbenchError
     from cts_dataset.models.registry import load_model
     from cts_dataset.search import load_searcher
@@ -46,7 +50,8 @@ def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_call
         out_dir.mkdir(parents=True, exist_ok=True)
         model = load_model(model_spec, cache=not no_cache, trace=out_dir / "model_calls.jsonl")
         tool = {"kind": tool_kind, **({"url": url} if url else {}), **({"api_key_env": api_key_env} if api_key_env else {})}
-        options = {"tool": tool, **({"max_llm_calls": max_llm_calls} if kind == "react" else {})}
+        react = {"max_llm_calls": max_llm_calls, "max_tokens_per_call": max_tokens_per_call}
+        options = {"tool": tool, **(react if kind == "react" else {})}
         searcher = load_searcher({"kind": kind, "options": options}, model=model)
         settings = BuildSettings(id_prefix=id_prefix, attempts=attempts, max_docs=max_docs, min_nuggets=min_nuggets,
                                  max_nuggets=max_nuggets)

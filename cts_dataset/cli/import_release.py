@@ -32,8 +32,14 @@ def import_release(source: Path, queries: Path | None, gold: Path | None, mappin
     --dataset hard518` runs it, and `ctsbench score` scores the imported candidates.
     """
     from cts_dataset.errors import CtsbenchError
-    from cts_dataset.release.fields import CANDIDATE_ROLES, GOLD_ROLES, NUGGET_ROLES, QUERY_ROLES, known_roles
-    from cts_dataset.release.fields import parse_overrides
+    from cts_dataset.release.fields import (
+        CANDIDATE_ROLES,
+        GOLD_ROLES,
+        NUGGET_ROLES,
+        QUERY_ROLES,
+        known_roles,
+        parse_overrides,
+    )
     from cts_dataset.release.gold import MappingOptions
     from cts_dataset.release.importer import import_release as run_import
 

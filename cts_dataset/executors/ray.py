@@ -274,8 +274,9 @@ def vllm_sampling(request: ChatRequest) -> dict[str, Any]:
 def vllm_row(row: dict[str, Any]) -> dict[str, Any]:
     """The processor's preprocess: a serialised request -> the columns ``ray.data.llm`` reads."""
     request = request_from_json(row["request"])
-    # The rendered prompt already holds the template's special tokens, as LLM.chat tokenizes it.
-    return {"index": row["index"], "max_tokens": request.sampling.max_tokens, "model": row["model"],
+    # The rendered prompt already holds the template's special tokens, as LLM.chat tokenizes it. (A
+    # "model" column would name a LoRA adapter to ray.data.llm: the label travels as "label".)
+    return {"index": row["index"], "max_tokens": request.sampling.max_tokens, "label": row["label"],
             "messages": request.message_dicts(), "sampling_params": vllm_sampling(request),
             "tokenization_kwargs": {"add_special_tokens": False}}
 
@@ -290,7 +291,7 @@ def vllm_result(row: dict[str, Any]) -> dict[str, Any]:
     response = ChatResponse(text=text, reasoning=reasoning, finish_reason=finish,
                             usage=Usage(int(row.get("num_input_tokens") or 0), generated),
                             latency_s=max(float(row.get("time_taken_llm") or 0.0), 0.0),
-                            model=str(row["model"]), raw=raw)
+                            model=str(row["label"]), raw=raw)
     return {"index": row["index"], "response": response_to_json(response)}
 
 
@@ -360,7 +361,7 @@ class RayBackend:
             self.batches += 1
             processor = build_processor(config, preprocess=vllm_row, postprocess=vllm_result,
                                         builder_kwargs={"chat_template_kwargs": dict(template)} if template else None)
-            rows = [{"index": i, "request": request_to_json(requests[i]), "model": self.spec} for i in indices]
+            rows = [{"index": i, "request": request_to_json(requests[i]), "label": self.spec} for i in indices]
             for row in processor(ray.data.from_items(rows)).iter_rows():
                 error = row.get("__inference_error__")
                 if error:  # such rows skip the postprocess

@@ -19,11 +19,22 @@ from typing import Any
 
 from cts_dataset.judges.base import JudgeCall, JudgeItem, Judgement
 from cts_dataset.judges.parse import LabelParseError, labels_schema, parse_labels
-from cts_dataset.judges.prompts import load_prompt
+from cts_dataset.judges.prompts import Prompt, PromptError, load_prompt
 from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
 from cts_dataset.scoring.labels import Label
+from cts_dataset.search.language import detect_language
 
 DEFAULT_PROMPT = "coverage-v1"
+
+
+def _chinese_version(prompt_id: str) -> Prompt | None:
+    """The shipped ``<id>-zh`` prompt of a shipped prompt (None for a user's file or when none ships)."""
+    if prompt_id.endswith((".yaml", ".yml")):
+        return None
+    try:
+        return load_prompt(f"{prompt_id}-zh")
+    except PromptError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,7 @@ class LLMJudge:
         self.batch_size = batch_size
         self.max_attempts = max_attempts
         self.prompt = load_prompt(prompt_id)
+        self.prompt_zh = _chinese_version(prompt_id)  # Chinese items (Hard518) get it, where the prompt has one
         self.max_tokens = max_tokens
         self.retry_temperature = retry_temperature
         self.structured = structured
@@ -64,6 +76,7 @@ class LLMJudge:
         """Everything that changes this judge's labels (what a scored folder is resumed on)."""
         return {
             "name": self.name, "kind": "llm", "prompt": {"id": self.prompt.id, "hash": self.prompt.hash},
+            **({"prompt_zh": {"id": self.prompt_zh.id, "hash": self.prompt_zh.hash}} if self.prompt_zh else {}),
             "model": {"spec": self.model.spec, "identity": getattr(self.model, "identity", None)},
             "batch_size": self.batch_size, "max_attempts": self.max_attempts, "max_tokens": self.max_tokens,
             "structured": self.structured,
@@ -74,13 +87,19 @@ class LLMJudge:
     def request(self, item: JudgeItem, chunk: int, nuggets: Sequence[str], attempt: int, tag: str = "") -> ChatRequest:
         """The chat request for one chunk of one item at one attempt."""
         listing = "\n".join(f"{n}. {text}" for n, text in enumerate(nuggets, start=1))
-        messages = self.prompt.render(query=item.query or "(not given)", answer=item.answer or "(empty answer)",
-                                      nuggets=listing, count=len(nuggets))
+        prompt = self.prompt_of(item)
+        messages = prompt.render(query=item.query or "(not given)", answer=item.answer or "(empty answer)",
+                                 nuggets=listing, count=len(nuggets))
         sampling = Sampling(max_tokens=self.max_tokens) if attempt == 0 else Sampling(
             temperature=self.retry_temperature, max_tokens=self.max_tokens, seed=retry_seed(item, chunk, attempt))
         structured = StructuredOutput(json_schema=labels_schema(len(nuggets))) if self.structured else None
         return ChatRequest.of(messages, sampling=sampling, structured=structured, sample_index=attempt,
                               role="judge", tag=tag)
+
+    def prompt_of(self, item: JudgeItem) -> Prompt:
+        """The prompt an item is judged with: the Chinese version for a Chinese question and nuggets."""
+        text = item.query + "".join(item.nuggets[:3])
+        return self.prompt_zh if self.prompt_zh is not None and detect_language(text) == "zh" else self.prompt
 
     def _chunks(self, items: Sequence[JudgeItem]) -> list[_Chunk]:
         chunks = []
@@ -106,6 +125,7 @@ class LLMJudge:
             failed = []
             for chunk, request, response in zip(pending, requests, responses, strict=True):
                 labels: list[Label] = []
+                prompt = self.prompt_of(items[chunk.item])
                 result = results[chunk.item]
                 if response.failed:
                     error = f"model request failed: {response.error}"
@@ -123,7 +143,7 @@ class LLMJudge:
                 result.labels[chunk.start:chunk.start + len(labels)] = labels
                 result.calls.append(JudgeCall(
                     judge=self.name, item_id=items[chunk.item].id, chunk=chunk.index, attempt=attempt,
-                    prompt_id=self.prompt.id, prompt_hash=self.prompt.hash,
+                    prompt_id=prompt.id, prompt_hash=prompt.hash,
                     model=response.model or self.model.spec, messages=request.message_dicts(),
                     temperature=request.sampling.temperature, seed=request.sampling.seed,
                     raw_output=response.text, reasoning=response.reasoning, parsed=not error,

@@ -227,19 +227,28 @@ def resolve_spec(spec: str | ModelSpec | dict[str, Any], **overrides: Any) -> Mo
 
 def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache | str | Path | bool = True,
                cache_mode: CacheMode | None = None, trace: TraceWriter | str | Path | None = None,
-               **overrides: Any) -> LoadedModel:
+               executor: str = "local", **overrides: Any) -> LoadedModel:
     """A chat model for ``spec`` (a spec string, a YAML file, a dict or a :class:`ModelSpec`).
 
     ``overrides`` replace spec fields (``base_urls=[...]``, ``engine_args={...}``, ...). ``cache``: True
     for the default file (``$CTSBENCH_CACHE_DIR``), a path, a :class:`ResponseCache`, or False for none.
     ``cache_mode``: ``use``, ``refresh`` or ``off`` (default: ``$CTSBENCH_CACHE_MODE``, else ``use``).
     ``trace``: a JSONL path or a :class:`TraceWriter` that receives one line per request.
+    ``executor``: ``local`` (the backend in this process) or ``ray`` (the batches of cache misses run on
+    a Ray cluster: :mod:`cts_dataset.executors.ray`); cache, trace and identity stay here either way.
     """
     resolved = resolve_spec(spec, **overrides)
     if resolved.backend == "scripted":
         raise ValueError("the scripted model is built in code: ScriptedModel(replies=...) from "
                          "cts_dataset.models.scripted")
-    backend = shared_backend(resolved)
+    if executor == "ray":
+        from cts_dataset.executors.ray import ray_backend
+
+        backend = ray_backend(resolved)
+    elif executor == "local":
+        backend = shared_backend(resolved)
+    else:
+        raise ValueError(f"executor must be 'local' or 'ray', not {executor!r}")
     identity = identity_of(resolved, backend)
     if cache is True:
         cache = ResponseCache()

@@ -84,7 +84,9 @@ def label_of(ref: Any) -> str:
 def load_role_model(ref: Any, config: RunConfig, trace: Path):
     from cts_dataset.models.registry import load_model
 
-    return load_model(share_gpu(ref, config), cache=config.cache, trace=trace)
+    # On Ray each batch's engines get their own GPUs: no splitting of one GPU between roles.
+    spec = share_gpu(ref, config) if config.executor == "local" else ref
+    return load_model(spec, cache=config.cache, trace=trace, executor=config.executor)
 
 
 def role_refs(config: RunConfig) -> list[Any]:

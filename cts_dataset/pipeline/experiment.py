@@ -354,6 +354,9 @@ class Experiment:
         finally:
             self.store.close()
             self.store = None
+            from cts_dataset.log import close_log
+
+            close_log(self.folder / "judge_calls.jsonl")
 
     def write_config(self) -> None:
         """config.json: the run identity (written once, compared on every resume) and the resolved config

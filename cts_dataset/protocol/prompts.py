@@ -41,7 +41,7 @@ def load_prompt_file(path: str | os.PathLike, role: str, language: str, referenc
     try:
         state = resolved.stat()
     except FileNotFoundError:
-        raise PromptError(f"{path}: no such prompt file") from None
+        raise PromptError(f"{path}: no prompt file there") from None
     return _load_file(str(resolved), role, language, reference, (state.st_size, state.st_mtime_ns))
 
 

@@ -18,7 +18,15 @@ from pydantic import ValidationError
 from cts_dataset.jsonl import RecordFileError
 from cts_dataset.records import Nugget
 from cts_dataset.release import values
-from cts_dataset.release.fields import GOLD_ROLES, NUGGET_ROLES, QUERY_ROLES, FieldMap, MappingError, Role, map_fields
+from cts_dataset.release.fields import (
+    GOLD_ROLES,
+    NUGGET_ROLES,
+    QUERY_ROLES,
+    FieldMap,
+    MappingError,
+    Role,
+    map_fields,
+)
 from cts_dataset.release.store import validation_problems
 from cts_dataset.release.tables import get_field, read_records, read_table, record_fields
 from cts_dataset.schemas import Problem
@@ -77,7 +85,7 @@ def map_queries(path: Path, options: MappingOptions) -> Mapped:
     fmap = map_fields(table.header, QUERY_ROLES, str(path), options.overrides)
     rows, problems = [], []
     for line, row in table.rows:
-        def cell(role: str) -> str:
+        def cell(role: str, row: dict[str, str] = row) -> str:
             column = fmap[role]
             return row.get(column, "") if column else ""
 

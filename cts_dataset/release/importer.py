@@ -27,7 +27,7 @@ from cts_dataset.records import Candidate, GoldRecord
 from cts_dataset.release import values
 from cts_dataset.release.candidates import GoldIndex, map_candidates, query_key, system_name
 from cts_dataset.release.fields import GOLD_ROLES, MappingError
-from cts_dataset.release.gold import GoldRow, Mapped, MappingOptions, QueryRow, map_gold, map_queries
+from cts_dataset.release.gold import GoldRow, MappingOptions, QueryRow, map_gold, map_queries
 from cts_dataset.release.store import ImportedInstance, dataset_folder, validation_problems
 from cts_dataset.schemas import Problem
 from cts_dataset.search.language import detect_language
