@@ -41,13 +41,13 @@ def tokens_per_s(model, batch: list[ChatRequest], one_at_a_time: bool) -> tuple[
 
 
 def bench_default(n: int, max_tokens: int, cache_dir: str) -> None:
-    from cts_dataset.models.default_model import DEFAULT_LABEL, ensure_converted, load_default_model
+    from cts_dataset.models.default_model import ensure_converted, load_smollm2_transformers
 
     started = time.perf_counter()
     folder = ensure_converted(cache_dir)
-    print(f"{DEFAULT_LABEL}: HF folder ready in {time.perf_counter() - started:.1f} s ({folder})")
+    print(f"SmolLM2-135M (transformers): HF folder ready in {time.perf_counter() - started:.1f} s ({folder})")
     started = time.perf_counter()
-    model = load_default_model(cache_dir, batch_size=n)
+    model = load_smollm2_transformers(cache_dir, batch_size=n)
     print(f"  load: {time.perf_counter() - started:.1f} s")
     batch = requests(n, max_tokens)
     model.complete(batch[:1])  # warm-up

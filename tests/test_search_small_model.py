@@ -23,7 +23,7 @@ def small_model(tmp_path_factory):
         pytest.fail("the packaged default model is missing: ctsbench models install-default")
     from cts_dataset.models.registry import load_model
 
-    return load_model("default", cache=tmp_path_factory.mktemp("responses") / "responses.sqlite")
+    return load_model("smollm2-135m", cache=tmp_path_factory.mktemp("responses") / "responses.sqlite")
 
 
 def test_the_agent_runs_for_real_with_the_small_model(small_model):

@@ -78,7 +78,12 @@ def label_of(ref: Any) -> str:
     """How outputs name the model a reference resolves to (``vllm:Qwen/Qwen3-8B``), without loading it."""
     from cts_dataset.models.registry import resolve_spec
 
-    return resolve_spec(ref).label
+    spec = resolve_spec(ref)
+    if spec.backend == "default":  # the packaged model names itself by what runs it
+        from cts_dataset.models.default_model import DEFAULT_LABEL
+
+        return DEFAULT_LABEL
+    return spec.label
 
 
 def load_role_model(ref: Any, config: RunConfig, trace: Path):

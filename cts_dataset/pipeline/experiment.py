@@ -131,6 +131,7 @@ class Experiment:
         self.models = models
         self.clarifier = clarifier if clarifier is not None else ModelClarifier(
             models["clarifier"], self.settings["clarifier"], reask=config.clarifier_reask)
+        self.clarifier_label = clarifier_name(self.clarifier)  # the model that runs, as it names itself
         self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
         self.judge = judge if judge is not None else components.build_judge(config, trace)
         self.run_identity = self.identity()
