@@ -257,18 +257,29 @@ def _context_limit(spec: ModelSpec, options: dict[str, Any]) -> int | None:
 # -- vLLM through ray.data.llm -------------------------------------------------------------------------
 def vllm_sampling(request: ChatRequest) -> dict[str, Any]:
     """``SamplingParams`` fields of a request, as the local vLLM backend sets them (seed + sample index,
-    ``structured_outputs`` with a JSON schema or a choice list)."""
+    ``structured_outputs`` with a JSON schema or a choice list); unset fields are left out."""
     sampling, structured = request.sampling, request.structured
     params: dict[str, Any] = {"temperature": sampling.temperature, "top_p": sampling.top_p,
-                              "max_tokens": sampling.max_tokens, "stop": list(sampling.stop) or None,
-                              "seed": None if sampling.seed is None else sampling.seed + request.sample_index,
-                              "structured_outputs": None}
+                              "max_tokens": sampling.max_tokens}
+    if sampling.stop:
+        params["stop"] = list(sampling.stop)
+    if sampling.seed is not None:
+        params["seed"] = sampling.seed + request.sample_index
     if structured is not None and structured.json_schema is not None:
         # A string: every row's schema differs, and Arrow would have to unify them as structs.
         params["structured_outputs"] = {"json": json.dumps(structured.json_schema)}
     elif structured is not None:
         params["structured_outputs"] = {"choice": list(structured.choice or ())}
     return params
+
+
+def vllm_group(request: ChatRequest) -> tuple[Any, ...]:
+    """Requests that one processor run takes together: the same chat-template kwargs (one per
+    processor) and sampling fields of the same shape (Ray Data cannot join Arrow blocks whose nested
+    fields differ, e.g. a null ``structured_outputs`` beside a JSON one)."""
+    params = vllm_sampling(request)
+    shape = tuple(sorted((k, tuple(sorted(v)) if isinstance(v, dict) else None) for k, v in params.items()))
+    return request.chat_template_kwargs, shape
 
 
 def vllm_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -353,11 +364,10 @@ class RayBackend:
             batch_size=self.options.rows_per_call, should_continue_on_error=True,
             # The engine tokenizes and detokenizes itself, as LLM.chat does (stop strings need its text).
             tokenize_stage=False, detokenize_stage=False)
-        # chat_template_kwargs are one per processor (as they are one per LLM.chat call locally).
-        groups: dict[tuple[tuple[str, Any], ...], list[int]] = {}
+        groups: dict[tuple[Any, ...], list[int]] = {}
         for i, request in enumerate(requests):
-            groups.setdefault(request.chat_template_kwargs, []).append(i)
-        for template, indices in groups.items():
+            groups.setdefault(vllm_group(request), []).append(i)
+        for (template, _), indices in groups.items():
             self.batches += 1
             processor = build_processor(config, preprocess=vllm_row, postprocess=vllm_result,
                                         builder_kwargs={"chat_template_kwargs": dict(template)} if template else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -128,6 +128,17 @@ def split_reasoning(raw: str) -> tuple[str, str]:
         thought, _, text = text.partition("</think>")
         reasoning = (thought + "\n" + reasoning).strip()
     return text.strip(), reasoning
+
+
+def in_order(pairs: Iterable[tuple[int, ChatResponse]], count: int) -> list[ChatResponse]:
+    """The responses of ``complete_iter``-style ``(index, response)`` pairs, in request order."""
+    responses: list[ChatResponse | None] = [None] * count
+    for index, response in pairs:
+        responses[index] = response
+    missing = sum(r is None for r in responses)
+    if missing:
+        raise RuntimeError(f"{missing} of {count} requests got no response")
+    return responses  # type: ignore[return-value]
 
 
 @runtime_checkable

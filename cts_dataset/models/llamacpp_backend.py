@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, split_reasoning
+from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, in_order, split_reasoning
 
 INSTALL_HINT = ('the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (xllamacpp==2026.10.11549), '
                 'and the system libgomp (apt-get install libgomp1)')
@@ -67,10 +67,7 @@ class LlamaCppModel:
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
         """One response per request, in order (a request that fails comes back as a failure response)."""
-        responses: list[ChatResponse | None] = [None] * len(requests)
-        for index, response in self.complete_iter(requests):
-            responses[index] = response
-        return responses  # type: ignore[return-value]
+        return in_order(self.complete_iter(requests), len(requests))
 
     def complete_iter(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, ChatResponse]]:
         """``(index, response)`` for every request, as each finishes (so a cache can store them early).

@@ -28,7 +28,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from cts_dataset.errors import CtsbenchError
-from cts_dataset.models.base import ChatRequest, ChatResponse, StructuredOutput, Usage, split_reasoning
+from cts_dataset.models.base import (
+    ChatRequest,
+    ChatResponse,
+    StructuredOutput,
+    Usage,
+    in_order,
+    split_reasoning,
+)
 from cts_dataset.models.spec import LOCAL_HOSTS
 
 INSTALL_HINT = 'the openai backend needs the openai SDK: pip install "ctsbench[openai]"'
@@ -96,10 +103,7 @@ class OpenAIModel:
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
         """One response per request, in order (failed requests as failure responses)."""
-        responses: list[ChatResponse | None] = [None] * len(requests)
-        for index, response in self.complete_iter(requests):
-            responses[index] = response
-        return responses  # type: ignore[return-value]
+        return in_order(self.complete_iter(requests), len(requests))
 
     def complete_iter(self, requests: Sequence[ChatRequest]) -> Iterator[tuple[int, ChatResponse]]:
         """``(index, response)`` for every request, as each finishes. A request that fails after its retries
