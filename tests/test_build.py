@@ -38,6 +38,13 @@ def test_the_blur_check_is_the_papers_rule():
                         "removed value 'Hebei' does not occur in the intent query"]
     assert blur_problems(EARTHQUAKE, EARTHQUAKE.upper(), []) == ["the blurred query is the intent query unchanged",
                                                                 "no removed constraint"]
+    sushi = "What is the main ingredient of the Japanese dish sushi?"
+    assert blur_problems(sushi, "What is the main ingredient of sushi? (Several different answers would fit.)",
+                         [C(type="entity", value="Japanese dish")]) == [
+        "the blurred query adds words the intent query does not have: answer, differ, fit, sever"]
+    guitar = "How many strings does a guitar have, and what are they made of?"
+    assert blur_problems(guitar, "How many strings does a guitar have?", [C(type="other", value="what are they made of")]) \
+        == ["removed value 'what are they made of' is a question of its own, not a constraint"]
 
 
 def test_values_are_deleted_with_the_words_they_leave_dangling():
@@ -62,8 +69,10 @@ def test_a_reply_passes_is_repaired_by_deletion_or_fails():
         "Why did Marie Curie receive the Nobel Prize in Chemistry?", ("entity", "Marie Curie"))))
     assert misnamed.method == "diff" and [(c.type.value, c.value) for c in misnamed.constraints] == [("time", "1911")]
     eiffel = "When was the Eiffel Tower in Paris completed?"
-    unreadable, record = judge_reply(eiffel, "en", ChatResponse(blur_reply(eiffel, ("entity", "Eiffel Tower"))))
+    unreadable, record = judge_reply(eiffel, "en", ChatResponse(blur_reply(eiffel, ("time", "Eiffel Tower"))))
     assert unreadable is None and "repaired" not in record  # "When was the in Paris completed?" is no query
+    head, record = judge_reply(eiffel, "en", ChatResponse(blur_reply(eiffel, ("entity", "Eiffel Tower in Paris"))))
+    assert head is None and "repaired" not in record  # an entity is not deleted: it would leave "When was the"
     invented, record = judge_reply(EARTHQUAKE, "en", ChatResponse(blur_reply("How many died in the quake?",
                                                                              ("region", "Hebei"))))
     assert invented is None and "does not occur in the intent query" in record["problems"][0]
@@ -79,6 +88,7 @@ def test_a_failed_blur_is_asked_again_with_its_problems():
     assert result.method == "llm" and len(result.attempts) == 2 and model.batches == [1, 1]
     assert "'Hebei' does not occur in the intent query" in model.calls[1].messages[1].content
     assert model.calls[0].structured is not None and model.calls[1].sampling.temperature > 0
+    assert [(c.sample_index, c.sampling.seed) for c in model.calls] == [(0, 0), (1, 1)]  # a retry samples anew
     [failed] = blur_all(ScriptedModel(default=blur_reply("x", ("region", "Hebei"))), [(EARTHQUAKE, "en")], attempts=2)
     assert not failed.ok and len(failed.attempts) == 2
 

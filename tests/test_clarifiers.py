@@ -45,7 +45,7 @@ def test_none_never_asks_and_equals_the_baseline(tmp_path, searcher):
 
 
 def test_templates_ask_one_fixed_question_and_oracle_types_follows_the_instance(tmp_path, searcher):
-    region = run(tmp_path / "region", searcher, "template:region", budgets=[1])
+    run(tmp_path / "region", searcher, "template:region", budgets=[1])
     asked = [json.loads(line) for line in (tmp_path / "region" / "clarify.jsonl").read_text().splitlines()]
     assert {a["question"] for a in asked} == {TEMPLATES["region"]["en"]}
     oracle = run(tmp_path / "oracle", searcher, "oracle-types")

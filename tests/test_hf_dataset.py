@@ -6,8 +6,8 @@ import pytest
 
 from cts_dataset.data import load
 from cts_dataset.hf.folders import instances_card
-from cts_dataset.templates import fill
 from cts_dataset.hf.regenerate import repository_card_path
+from cts_dataset.templates import fill
 from tests.conftest import REPO, run_cli
 
 

@@ -137,9 +137,8 @@ def test_a_real_run_with_the_packaged_model_through_the_cli(tmp_path, fresh_hf_e
     """`ctsbench run` in a subprocess: SmolLM2 plays the roles, BM25 retrieval searches, the lexical judge scores."""
     import importlib.util
 
-    from tests.conftest import run_cli
-
     from cts_dataset.models.default_model import DEFAULT_LABEL
+    from tests.conftest import run_cli
 
     if importlib.util.find_spec("xllamacpp") is None:
         pytest.fail("the packaged default model is missing: ctsbench models install-default")

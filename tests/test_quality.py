@@ -2,7 +2,13 @@
 
 from cts_dataset.corpus import corpus_index
 from cts_dataset.data import load
-from cts_dataset.quality.checks import check_blurring, check_duplicates, check_sources, grounding, nugget_grounding
+from cts_dataset.quality.checks import (
+    check_blurring,
+    check_duplicates,
+    check_sources,
+    grounding,
+    nugget_grounding,
+)
 from cts_dataset.quality.headroom import headroom
 from cts_dataset.quality.report import build_report, render_markdown
 from cts_dataset.records import Instance

@@ -7,7 +7,12 @@ import pytest
 
 from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.protocol import answerer, clarifier, rewriter
-from cts_dataset.protocol.role_guards import deterministic_rewrite, intent_spans, question_problem, rewrite_problem
+from cts_dataset.protocol.role_guards import (
+    deterministic_rewrite,
+    intent_spans,
+    question_problem,
+    rewrite_problem,
+)
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import QA, AnswererView, ClarifierView, RewriterView
 

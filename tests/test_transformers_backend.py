@@ -6,11 +6,9 @@ import importlib.util
 import json
 from dataclasses import replace
 
-import pytest
-
-import transformers  # noqa: F401,E402  (the dev extra installs it: a broken install must fail, not skip)
-
 import jsonschema
+import pytest
+import transformers  # noqa: F401,E402  (the dev extra installs it: a broken install must fail, not skip)
 
 from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
 from cts_dataset.models.registry import load_model

@@ -6,10 +6,8 @@ import json
 import socket
 
 import jsonschema
-import pytest
-
 import openai  # noqa: F401,E402  (the dev extra installs it: a broken install must fail, not skip)
-
+import pytest
 from cts_dataset.local_models.serve import start_server, wait_ready
 
 from cts_dataset.models.base import Sampling, StructuredOutput

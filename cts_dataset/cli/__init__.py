@@ -16,8 +16,8 @@ from cts_dataset.cli.info import info
 from cts_dataset.cli.models import models
 from cts_dataset.cli.play import play
 from cts_dataset.cli.report import report
-from cts_dataset.cli.score import score
 from cts_dataset.cli.run import run
+from cts_dataset.cli.score import score
 from cts_dataset.cli.search import search
 from cts_dataset.cli.validate import validate
 

@@ -27,7 +27,7 @@ def agree(dirs_a: tuple[Path, ...], dirs_b: tuple[Path, ...], names: tuple[str, 
     if len(dirs_a) != len(dirs_b):
         raise click.UsageError(f"--a given {len(dirs_a)} times but --b {len(dirs_b)} times")
     try:
-        result = run_agree(list(zip(dirs_a, dirs_b)), list(names) or None)
+        result = run_agree(list(zip(dirs_a, dirs_b, strict=True)), list(names) or None)
     except ValueError as problem:
         raise click.ClickException(str(problem)) from None
     for row in result["systems"]:

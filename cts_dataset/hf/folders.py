@@ -18,6 +18,7 @@ from cts_dataset.data import CORPUS_NAME, DATASET_NAME, SPLITS, load, split_path
 from cts_dataset.jsonl import write_jsonl
 from cts_dataset.templates import fill
 
+
 def card_source(name: str) -> str:
     """A card body from ``cards/`` (installed as ``cts_dataset.cards``)."""
     return resources.files("cts_dataset.cards").joinpath(name).read_text(encoding="utf-8")
@@ -49,9 +50,8 @@ CORPUS_META = {
 
 
 def instances_card() -> str:
-    from cts_dataset.hf.features import instance_features
-
     from cts_dataset.corpus import corpus_index
+    from cts_dataset.hf.features import instance_features
     from cts_dataset.quality.report import build_report, card_statistics
 
     instances = load("demo")

@@ -89,7 +89,7 @@ class EmbeddingJudge:
                                     convert_to_numpy=True, show_progress_bar=False)
         row = {text: vectors[i] for i, text in enumerate(texts)}
         result = []
-        for item, item_passages in zip(items, passages):
+        for item, item_passages in zip(items, passages, strict=True):
             if not item_passages:
                 result.append([0.0] * len(item.nuggets))
                 continue

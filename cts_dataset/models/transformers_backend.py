@@ -56,7 +56,7 @@ class TransformersModel:
         for indices in groups.values():
             for start in range(0, len(indices), self.batch_size):
                 chunk = indices[start:start + self.batch_size]
-                for i, response in zip(chunk, self._generate([requests[i] for i in chunk])):
+                for i, response in zip(chunk, self._generate([requests[i] for i in chunk]), strict=True):
                     responses[i] = response
         return [r for r in responses if r is not None]
 

@@ -47,7 +47,7 @@ class VLLMModel:
             outputs = self.engine.chat([r.message_dicts() for r in batch], [self._sampling(r) for r in batch],
                                        use_tqdm=False, chat_template_kwargs=dict(template_kwargs) or None)
             latency = time.perf_counter() - started
-            for i, output in zip(indices, outputs):
+            for i, output in zip(indices, outputs, strict=True):
                 responses[i] = self._response(output, latency)
         return [r for r in responses if r is not None]
 

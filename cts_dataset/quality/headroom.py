@@ -35,7 +35,7 @@ def headroom(instances: Sequence[Instance], k: int = 10, index=None) -> list[Hea
     fused = index.search([i.fused_query for i in instances], k)
     blurred = index.search([i.blurred_query for i in instances], k)
     rows = []
-    for instance, f_hits, b_hits in zip(instances, fused, blurred):
+    for instance, f_hits, b_hits in zip(instances, fused, blurred, strict=True):
         gold = gold_documents(instance)
         if not gold:  # reported by check_sources; nothing to recall here
             continue

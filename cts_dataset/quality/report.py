@@ -7,7 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cts_dataset.quality.checks import (
-    GROUNDING_MIN, Findings, check_blurring, check_duplicates, check_sources, nugget_grounding,
+    GROUNDING_MIN,
+    Findings,
+    check_blurring,
+    check_duplicates,
+    check_sources,
+    nugget_grounding,
 )
 from cts_dataset.quality.headroom import Headroom, gold_documents, headroom, mean
 from cts_dataset.records import Document, Instance

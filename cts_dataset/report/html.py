@@ -239,8 +239,8 @@ def page_data(board: Leaderboard) -> dict[str, Any]:
             r = {k: plain(v) for k, v in r.items()}
             instances.setdefault(r["instance"], {
                 "blurred_query": r["blurred_query"], "intent": r["intent"],
-                "constraints": [list(c) for c in zip(r["constraint_types"] or [], r["constraint_values"] or [])],
-                "nuggets": [[t, w] for t, w in zip(r["nuggets"] or [], r["nugget_weights"] or [])]})
+                "constraints": [list(c) for c in zip(r["constraint_types"] or [], r["constraint_values"] or [], strict=True)],
+                "nuggets": [[t, w] for t, w in zip(r["nuggets"] or [], r["nugget_weights"] or [], strict=True)]})
             answer = r["answer"]
             if isinstance(answer, str) and len(answer) > ANSWER_CHARS:
                 answer = answer[:ANSWER_CHARS] + " ... (cut here; the full answer is in search.jsonl)"

@@ -129,7 +129,7 @@ def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[
     if not folders:
         raise CtsbenchError("no run folder given")
     labels = [_clarifier_of(Path(f)) for f in folders]
-    names = [label if labels.count(label) == 1 else f"{label} [{Path(f).name}]" for f, label in zip(folders, labels)]
+    names = [label if labels.count(label) == 1 else f"{label} [{Path(f).name}]" for f, label in zip(folders, labels, strict=True)]
     names = [n if names.count(n) == 1 else f"{n} #{i + 1}" for i, n in enumerate(names)]
     runs = [read_run(Path(f), n) for f, n in zip(folders, names, strict=True)]
     warnings = []

@@ -49,7 +49,7 @@ def agree(pairs: Sequence[tuple[Path, Path]], names: Sequence[str] | None = None
     if len(names) != len(pairs) or len(set(names)) != len(names):
         raise ValueError(f"need one distinct name per pair of folders, got {names}")
     systems, pooled_a, pooled_b, means_a, means_b = [], [], [], {}, {}
-    for name, (dir_a, dir_b) in zip(names, pairs):
+    for name, (dir_a, dir_b) in zip(names, pairs, strict=True):
         items_a, items_b = _items(Path(dir_a)), _items(Path(dir_b))
         if not items_a or not items_b:
             raise ValueError(f"{name}: no judged items in {dir_a if not items_a else dir_b}")

@@ -32,7 +32,7 @@ def label_agreement(labels_a: Sequence[object], labels_b: Sequence[object]) -> L
     """
     if len(labels_a) != len(labels_b):
         raise ValueError(f"the judges labelled different nugget counts: {len(labels_a)} vs {len(labels_b)}")
-    pairs = [(normalise_label(a), normalise_label(b)) for a, b in zip(labels_a, labels_b)]
+    pairs = [(normalise_label(a), normalise_label(b)) for a, b in zip(labels_a, labels_b, strict=True)]
     pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
     confusion = Counter(f"{a}/{b}" for a, b in pairs)
     n = len(pairs)

@@ -62,7 +62,7 @@ def restore_score(predictions: Sequence[str], references: Sequence[Sequence[Any]
             extra["judge_errors"] = [r["errors"] for r in records]
     if len(labels) != len(references):
         raise ValueError(f"{len(labels)} label lists but {len(references)} references")
-    for i, (row, given) in enumerate(zip(weights, labels)):
+    for i, (row, given) in enumerate(zip(weights, labels, strict=True)):
         if len(row) != len(given):
             raise ValueError(f"instance {i}: {len(row)} nuggets but {len(given)} labels")
     clean = [[normalise_label(label) for label in row] for row in labels]

@@ -40,7 +40,7 @@ def score_instance(weights: Sequence[float], labels: Sequence[object]) -> Instan
     if len(weights) != len(labels):
         raise ValueError(f"{len(weights)} weights but {len(labels)} labels")
     scored = []
-    for weight, raw in zip(weights, labels):
+    for weight, raw in zip(weights, labels, strict=True):
         weight = float(weight)
         if weight < 0 or math.isnan(weight) or math.isinf(weight):
             raise ValueError(f"nugget weight must be a finite number >= 0, got {weight!r}")
@@ -104,4 +104,4 @@ def score_instances(weights: Sequence[Sequence[float]], labels: Sequence[Sequenc
     """Score many instances (parallel lists)."""
     if len(weights) != len(labels):
         raise ValueError(f"{len(weights)} instances of weights but {len(labels)} of labels")
-    return [score_instance(w, lab) for w, lab in zip(weights, labels)]
+    return [score_instance(w, lab) for w, lab in zip(weights, labels, strict=True)]

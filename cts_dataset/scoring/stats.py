@@ -85,7 +85,7 @@ def paired_test(scores_a: Sequence[float | None], scores_b: Sequence[float | Non
 
     if len(scores_a) != len(scores_b):
         raise ValueError(f"paired test needs the same instances: {len(scores_a)} vs {len(scores_b)} scores")
-    pairs = [(a, b) for a, b in zip(scores_a, scores_b)
+    pairs = [(a, b) for a, b in zip(scores_a, scores_b, strict=True)
              if a is not None and b is not None and not math.isnan(a) and not math.isnan(b)]
     dropped = len(scores_a) - len(pairs)
     if not pairs:

@@ -84,8 +84,8 @@ class BM25Index:
         token_lists = [tokenize(q) or ["\0"] for q in queries]
         ids, scores = self._retriever.retrieve(token_lists, k=k, show_progress=False, n_threads=1)
         results = []
-        for row_ids, row_scores in zip(ids, scores):
-            results.append([(self.documents[int(i)], float(s)) for i, s in zip(row_ids, row_scores) if s > 0])
+        for row_ids, row_scores in zip(ids, scores, strict=True):
+            results.append([(self.documents[int(i)], float(s)) for i, s in zip(row_ids, row_scores, strict=True) if s > 0])
         return results
 
 

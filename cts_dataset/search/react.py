@@ -158,7 +158,7 @@ class ReactSearcher:
         runs = [ReactRun(query=q, tag=t, seed=trajectory_seed(q, self.settings.seed), language=lang,
                          events=[TraceEvent(kind="system", role="system", content=systems[lang]),
                                  TraceEvent(kind="query", role="user", content=q)])
-                for q, t, lang in zip(queries, tags, chosen)]
+                for q, t, lang in zip(queries, tags, chosen, strict=True)]
         while self.step(runs):
             pass
         settings = self.settings.model_dump()
@@ -206,7 +206,7 @@ class ReactSearcher:
         if len(responses) != len(requests):
             raise RuntimeError(f"{self.model.spec}: {len(responses)} responses for {len(requests)} requests")
         calls: list[tuple[ReactRun, ToolCall]] = []
-        for run, response in zip(active, responses):
+        for run, response in zip(active, responses, strict=True):
             if response.failed:
                 run.fail(response.error)
                 continue
@@ -270,7 +270,7 @@ class ReactSearcher:
         else:
             done = [(format_page(page, goal, self.settings.visit_max_chars), None) for page, goal in items]
         for run, call in calls:
-            mine = [(page, text, response) for (_, c, page), (text, response) in zip(visits, done) if c is call]
+            mine = [(page, text, response) for (_, c, page), (text, response) in zip(visits, done, strict=True) if c is call]
             run.visit_calls += 1
             doc_ids = [page.doc_id for page, _, _ in mine if page.found]
             for doc_id in doc_ids:

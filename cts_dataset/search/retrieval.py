@@ -67,7 +67,7 @@ class RetrievalSearcher:
             raise ValueError("give one tag per query")
         results = self.tool.search(list(queries), self.settings.k)
         outputs = []
-        for query, tag, hits in zip(queries, tags, results):
+        for query, tag, hits in zip(queries, tags, results, strict=True):
             doc_ids = list(dict.fromkeys(h.doc_id for h in hits))
             listing = format_search_response([query], [hits], self.tool.engine_label)
             trace = [TraceEvent(kind="query", role="user", content=query),

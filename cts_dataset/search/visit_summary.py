@@ -58,7 +58,7 @@ class PageSummarizer:
         texts = [format_page(page, goal, max_fallback_chars) for page, goal in items]
         responses: list[ChatResponse | None] = [None] * len(items)
         if not wanted:
-            return list(zip(texts, responses))
+            return list(zip(texts, responses, strict=True))
         requests = [
             ChatRequest.of(
                 [{"role": "user", "content": self.prompt_for(languages[i]).render(
@@ -78,4 +78,4 @@ class PageSummarizer:
                 continue
             texts[i] = (f"The useful information in {page.url} for user goal {goal} as follows: \n\n"
                         f"Evidence in page: \n{evidence}\n\nSummary: \n{summary}\n\n")
-        return list(zip(texts, responses))
+        return list(zip(texts, responses, strict=True))
