@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from cts_dataset.judges import JudgeItem
 from cts_dataset.judges.llm import LLMJudge
@@ -40,7 +41,7 @@ def test_chinese_items_are_judged_with_the_chinese_prompt_and_say_so():
 def test_a_users_prompt_file_has_no_chinese_version(tmp_path):
     source = load_prompt("coverage-v1").source
     mine = tmp_path / "coverage-v1.yaml"
-    mine.write_text(open(source, encoding="utf-8").read(), encoding="utf-8")
+    mine.write_text(Path(source).read_text(encoding="utf-8"), encoding="utf-8")
     judge = LLMJudge(ScriptedModel(default=labels), prompt_id=str(mine))
     assert judge.prompt_zh is None and "prompt_zh" not in judge.identity()
     [result] = judge.judge([JudgeItem(answer="是", nuggets=("是",), query="问题？")])

@@ -1,0 +1,304 @@
+"""Role compliance of a model in the three protocol roles, on probe sets held out from the demo data.
+
+    python benchmarks/role_compliance.py --model default [--split dev|final|all] [--json OUT]
+        [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
+        [--answerer-prompt v1] [--rewriter-prompt v1] [--demo 50] [--cache PATH]
+
+Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, or ``final`` for the third held back):
+- answerer.jsonl (intent, question, expected: a value the intent states, or ``unknown``). Per answer mode:
+  answered = answerable questions whose answer holds every content word of the expected value;
+  unknown = unanswerable questions answered ``unknown``; invented = answers forwarded with content words
+  the intent does not contain (share of all probes); replaced = answers the guard turned into ``unknown``.
+- clarifier.jsonl (blurred query, earlier turns) and the demo split's first ``--demo`` blurred queries (en):
+  valid = replies that are one question (``question_problem``), without and with the re-ask.
+- rewriter.jsonl (query, Q&A with unknowns, must_keep, must_not_add), without and with the guard:
+  keeps = rewrites holding >= MIN_KEPT_SHARE of the query's content words; must-keep = all must_keep words;
+  adds = a must_not_add word, or more new content words than the guard allows (words in neither the query
+  nor the dialogue; CJK bigrams formed at word joins do not count); elicited = every non-unknown answer
+  stated; guarded = fallbacks to the deterministic rewrite; skipped = nothing elicited, no model call.
+
+Every role sends all its probes, both languages, as one batch. Responses go to a fresh cache file (or
+``--cache``), so variants that share requests (``off``/``replace``, guard off/on, re-ask off/on) ask once;
+s/req is the wall time of a call over the requests it really sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from cts_dataset.models.base import Sampling
+from cts_dataset.models.cache import ResponseCache
+from cts_dataset.models.registry import LoadedModel, load_model
+from cts_dataset.pipeline.config import ROLE_MAX_TOKENS
+from cts_dataset.protocol import answerer, clarifier, rewriter
+from cts_dataset.protocol.role_guards import ANSWER_MODES, MAX_NEW_WORDS, MIN_KEPT_SHARE
+from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView, ClarifierView, RewriterView
+from cts_dataset.text import CJK, tokenize
+
+PROBES = Path(__file__).resolve().parent / "probes"
+LANGUAGES = ("en", "zh")
+T = TypeVar("T")
+NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe counts as a copy
+
+
+# -- probes ---------------------------------------------------------------------------------------------
+def read_probes(name: str, split: str) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in (PROBES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if split == "all" or r["split"] == split]
+
+
+def held_out_problems(answers: list[dict], questions: list[dict], rewrites: list[dict]) -> list[str]:
+    """Probes that copy a demo instance's fused query, blurred query or constraint value, or whose
+    expected value is not in its intent (the probe would be wrong)."""
+    from cts_dataset.data import load
+
+    demo = load()
+    queries = {q.strip().lower() for i in demo for q in (i.fused_query, i.blurred_query)}
+    values = {c.value.strip().lower() for i in demo for c in i.removed_constraints}
+    problems = []
+    texts = [(r["id"], r["intent"]) for r in answers] + [(r["id"], r["blurred_query"]) for r in questions] \
+        + [(r["id"], r["query"]) for r in rewrites]
+    problems += [f"{pid}: a demo query" for pid, text in texts if text.strip().lower() in queries]
+    demo_words = [set(tokenize(q)) for i in demo for q in (i.fused_query, i.blurred_query)]
+    for pid, text in texts:  # a near copy: most content words shared with one demo query
+        words = set(tokenize(text))
+        if any(len(words & d) / len(words | d) >= NEAR_COPY for d in demo_words if words | d):
+            problems.append(f"{pid}: a near copy of a demo query")
+    given = [(r["id"], r["expected"]) for r in answers if r["expected"] != UNKNOWN]
+    given += [(r["id"], qa["answer"]) for r in rewrites for qa in r["dialogue"] if qa["answer"] != UNKNOWN]
+    given += [(r["id"], qa["answer"]) for r in questions for qa in r["history"] if qa["answer"] != UNKNOWN]
+    problems += [f"{pid}: {value!r} is a demo constraint value" for pid, value in given if value.strip().lower() in values]
+    problems += [f"{r['id']}: {r['expected']!r} not in its intent" for r in answers
+                 if r["expected"] != UNKNOWN and r["expected"] not in r["intent"]]
+    return problems
+
+
+def dialogue_of(pairs: Sequence[dict[str, str]]) -> tuple[QA, ...]:
+    return tuple(QA(p["question"], p["answer"]) for p in pairs)
+
+
+# -- measures -------------------------------------------------------------------------------------------
+def holds(text: str, value: str) -> bool:
+    """Every content word of ``value`` occurs in ``text`` (stemmed; CJK: characters and bigrams)."""
+    needed = set(tokenize(value))
+    return bool(needed) and needed <= set(tokenize(text))
+
+
+def new_words(text: str, said: Sequence[str]) -> list[str]:
+    """Content words of ``text`` found in none of ``said``; CJK counts single characters only."""
+    allowed = {w for s in said for w in tokenize(s)}
+    return sorted(w for w in set(tokenize(text)) - allowed if not (len(w) > 1 and re.match(rf"[{CJK}]", w)))
+
+
+def pct(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def shown(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+class Timer:
+    """Wall time and requests really sent (cache misses) of each call."""
+
+    def __init__(self, model: LoadedModel) -> None:
+        self.model = model
+
+    def run(self, call: Callable[[], T]) -> tuple[T, dict[str, float]]:
+        before, started = self.model.stats.misses, time.perf_counter()
+        result = call()
+        wall, sent = time.perf_counter() - started, self.model.stats.misses - before
+        return result, {"wall_s": round(wall, 2), "requests": sent, "s_per_request": round(wall / sent, 2) if sent else 0.0}
+
+
+# -- roles ----------------------------------------------------------------------------------------------
+def settings(role: str, prompt: str) -> RoleSettings:
+    return RoleSettings(prompt_version=prompt, sampling=Sampling(max_tokens=ROLE_MAX_TOKENS[role]))
+
+
+def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: Sequence[str], prompt: str) -> dict:
+    views = [AnswererView(p["intent"], p["language"], p["question"]) for p in probes]
+    role = settings("user_answerer", prompt)
+    figures: dict[str, Any] = {"prompt": prompt, "modes": {}}
+    for mode in modes:
+        answers, timing = timer.run(lambda: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
+        per_language = {}
+        for language in LANGUAGES:
+            rows = [(p, a) for p, a in zip(probes, answers, strict=True) if p["language"] == language]
+            answerable = [(p, a) for p, a in rows if p["expected"] != UNKNOWN]
+            unanswerable = [(p, a) for p, a in rows if p["expected"] == UNKNOWN]
+            per_language[language] = {
+                "n": len(rows), "answerable": len(answerable), "unanswerable": len(unanswerable),
+                "answered": pct(sum(holds(a.text, p["expected"]) for p, a in answerable), len(answerable)),
+                "unknown": pct(sum(a.is_unknown for _, a in unanswerable), len(unanswerable)),
+                "invented": pct(sum(not a.is_unknown and bool(a.unsupported) for _, a in rows), len(rows)),
+                "replaced": sum(bool(a.replaced) for _, a in rows),
+                "unparsed": sum(not a.parsed and not a.error for _, a in rows),
+                "errors": sum(bool(a.error) for _, a in rows)}
+        items = [{"id": p["id"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced,
+                  "unsupported": list(a.unsupported)} for p, a in zip(probes, answers, strict=True)]
+        figures["modes"][mode] = {"languages": per_language, "timing": timing, "items": items}
+    return figures
+
+
+def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: list[Any], prompts: Sequence[str]) -> dict:
+    sets = {"probes": [ClarifierView(p["blurred_query"], p["language"], dialogue_of(p["history"]), len(p["history"]) + 1)
+                       for p in probes],
+            "demo": [ClarifierView(i.blurred_query, i.language, (), 1) for i in demo]}
+    ids = {"probes": [p["id"] for p in probes], "demo": [i.id for i in demo]}
+    views = sets["probes"] + sets["demo"]
+    figures: dict[str, Any] = {}
+    for prompt in prompts:
+        role = settings("clarifier", prompt)
+        for reask in (False, True):
+            questions, timing = timer.run(lambda: clarifier.ask(model, views, role, reask=reask))
+            checked = [q.valid for q in questions]
+            key = f"{prompt}/{'reask' if reask else 'no-reask'}"
+            figures[key] = {"timing": timing, "sets": {}}
+            offset = 0
+            for name, chunk in sets.items():
+                part = list(zip(chunk, questions[offset:offset + len(chunk)], checked[offset:offset + len(chunk)],
+                                ids[name], strict=True))
+                offset += len(chunk)
+                for language in LANGUAGES:
+                    rows = [(v, q, ok, pid) for v, q, ok, pid in part if v.language == language]
+                    if not rows:
+                        continue
+                    figures[key]["sets"][f"{name}/{language}"] = {
+                        "n": len(rows), "valid": pct(sum(ok for _, _, ok, _ in rows), len(rows)),
+                        "reasked": pct(sum(q.reasked for _, q, _, _ in rows), len(rows)),
+                        "problems": dict(Counter(q.problem for _, q, ok, _ in rows if not ok).most_common(5)),
+                        "items": [{"id": pid, "query": v.blurred_query, "question": q.text, "valid": ok,
+                                   "problem": q.problem, "first_raw": q.first_raw, "raw": q.raw}
+                                  for v, q, ok, pid in rows]}
+    return figures
+
+
+def bench_rewriter(model: LoadedModel, timer: Timer, probes: list[dict], prompt: str) -> dict:
+    views = [RewriterView(p["query"], p["language"], dialogue_of(p["dialogue"])) for p in probes]
+    role = settings("rewriter", prompt)
+    figures: dict[str, Any] = {"prompt": prompt}
+    for guard in (False, True):
+        rewrites, timing = timer.run(lambda: rewriter.rewrite(model, views, role, guard=guard))
+        per_language, items = {}, []
+        for language in LANGUAGES:
+            rows = [(p, r) for p, r in zip(probes, rewrites, strict=True) if p["language"] == language]
+            counts: Counter[str] = Counter()
+            for p, r in rows:
+                query_words = set(tokenize(p["query"]))
+                kept = len(query_words & set(tokenize(r.query))) / len(query_words) if query_words else 1.0
+                said = [p["query"], *(t for qa in p["dialogue"] for t in (qa["question"], qa["answer"]))]
+                added = new_words(r.query, said)
+                invented = [w for w in p["must_not_add"] if holds(r.query, w) and not any(holds(s, w) for s in said)]
+                answers = [qa["answer"] for qa in p["dialogue"] if qa["answer"] != UNKNOWN]
+                flags = {"keeps": kept >= MIN_KEPT_SHARE, "must_keep": all(holds(r.query, w) for w in p["must_keep"]),
+                         "adds": bool(invented) or len(added) > MAX_NEW_WORDS,
+                         "elicited": all(holds(r.query, a) for a in answers),
+                         "guarded": bool(r.guarded), "skipped": r.nothing_elicited}
+                counts.update(k for k, v in flags.items() if v)
+                items.append({"id": p["id"], "rewrite": r.query, "raw": r.raw, "guarded": r.guarded,
+                              "added": added, "invented": invented, **flags})
+            per_language[language] = {"n": len(rows), **{k: pct(counts[k], len(rows)) for k in
+                                      ("keeps", "must_keep", "adds", "elicited", "guarded", "skipped")},
+                                      "errors": sum(bool(r.error) for _, r in rows)}
+        figures["guard" if guard else "no-guard"] = {"languages": per_language, "timing": timing, "items": items}
+    return figures
+
+
+# -- output ---------------------------------------------------------------------------------------------
+def print_tables(result: dict) -> None:
+    for language in LANGUAGES:
+        print(f"\n### {result['model']} — {language} (probes: {result['split']})")
+        if "answerer" in result:
+            a = result["answerer"]
+            first = next(iter(a["modes"].values()))["languages"][language]
+            print(f"\nanswerer (prompt {a['prompt']}): {first['n']} probes, {first['answerable']} answerable")
+            print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'replaced':>9}{'unparsed':>9}{'s/req':>7}")
+            for mode, m in a["modes"].items():
+                f = m["languages"][language]
+                print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}"
+                      f"{f['replaced']:>9}{f['unparsed']:>9}{m['timing']['s_per_request']:>7.2f}")
+        if "clarifier" in result:
+            print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'s/req':>7}")
+            for key, c in result["clarifier"].items():
+                prompt, reask = key.split("/")
+                for name, f in c["sets"].items():
+                    if name.endswith(f"/{language}"):
+                        print(f"{name.split('/')[0]:<8}{prompt:<8}{'yes' if reask == 'reask' else 'no':<8}{f['n']:>4}"
+                              f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{c['timing']['s_per_request']:>7.2f}")
+        if "rewriter" in result:
+            r = result["rewriter"]
+            print(f"\nrewriter (prompt {r['prompt']})")
+            print(f"{'guard':<7}{'n':>4}{'keeps':>8}{'must-keep':>10}{'adds':>8}{'elicited':>9}{'guarded':>8}{'skipped':>8}{'s/req':>7}")
+            for name in ("no-guard", "guard"):
+                f = r[name]["languages"][language]
+                print(f"{'on' if name == 'guard' else 'off':<7}{f['n']:>4}{shown(f['keeps']):>8}{shown(f['must_keep']):>10}"
+                      f"{shown(f['adds']):>8}{shown(f['elicited']):>9}{shown(f['guarded']):>8}{shown(f['skipped']):>8}"
+                      f"{r[name]['timing']['s_per_request']:>7.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="default", help="default, smollm2-135m or any model spec")
+    parser.add_argument("--roles", default="answerer,clarifier,rewriter")
+    parser.add_argument("--modes", default=",".join(ANSWER_MODES), help="answer modes")
+    parser.add_argument("--clarifier-prompts", default="v1,v2")
+    parser.add_argument("--answerer-prompt", default="v1")
+    parser.add_argument("--rewriter-prompt", default="v1")
+    parser.add_argument("--split", default="dev", choices=("dev", "final", "all"))
+    parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
+    parser.add_argument("--cache", help="response cache file (default: a fresh one, removed at the end)")
+    parser.add_argument("--json", help="write the figures and every item here")
+    args = parser.parse_args()
+    roles = args.roles.split(",")
+
+    answers = read_probes("answerer.jsonl", args.split)
+    questions = read_probes("clarifier.jsonl", args.split)
+    rewrites = read_probes("rewriter.jsonl", args.split)
+    problems = held_out_problems(read_probes("answerer.jsonl", "all"), read_probes("clarifier.jsonl", "all"),
+                                 read_probes("rewriter.jsonl", "all"))
+    if problems:
+        raise SystemExit("probes not held out from the demo data:\n" + "\n".join(problems))
+
+    scratch = tempfile.TemporaryDirectory()
+    cache = ResponseCache(args.cache or Path(scratch.name) / "responses.sqlite")
+    started = time.perf_counter()
+    model = load_model(args.model, cache=cache)
+    result: dict[str, Any] = {"model": model.spec, "split": args.split, "load_s": round(time.perf_counter() - started, 2),
+                              "loadavg_start": [round(x, 2) for x in os.getloadavg()]}
+    timer = Timer(model)
+    if "answerer" in roles:
+        result["answerer"] = bench_answerer(model, timer, answers, args.modes.split(","), args.answerer_prompt)
+    if "clarifier" in roles:
+        from cts_dataset.data import load
+
+        demo = load()[:args.demo] if args.demo else []
+        result["clarifier"] = bench_clarifier(model, timer, questions, demo, args.clarifier_prompts.split(","))
+    if "rewriter" in roles:
+        result["rewriter"] = bench_rewriter(model, timer, rewrites, args.rewriter_prompt)
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    result["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
+    print_tables(result)
+    print(f"\nload {result['load_s']} s, total {result['wall_s']} s; load average {result['loadavg_start']} -> "
+          f"{result['loadavg_end']} ({os.cpu_count()} cores)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    scratch.cleanup()
+
+
+if __name__ == "__main__":
+    main()
