@@ -376,7 +376,10 @@ class RayBackend:
             groups.setdefault(vllm_group(request), []).append(i)
         for (template, _), indices in groups.items():
             self.batches += 1
+            # The row maps are light: a whole CPU each would starve the engines of a small node.
             processor = build_processor(config, preprocess=vllm_row, postprocess=vllm_result,
+                                        preprocess_map_kwargs={"num_cpus": 0.25},
+                                        postprocess_map_kwargs={"num_cpus": 0.25},
                                         builder_kwargs={"chat_template_kwargs": dict(template)} if template else None)
             rows = [{"index": i, "request": request_to_json(requests[i]), "label": self.spec} for i in indices]
             for row in processor(ray.data.from_items(rows)).iter_rows():

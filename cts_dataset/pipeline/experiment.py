@@ -287,7 +287,11 @@ class Experiment:
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
         self.progress.start("search", len(todo))
         for chunk in self.chunks(todo):
-            outputs = self.searcher.search([j.query for j in chunk], tags=[record_key(j.key) for j in chunk])
+            queries, tags = [j.query for j in chunk], [record_key(j.key) for j in chunk]
+            if _takes_languages(self.searcher):  # the instance's language picks the agent's prompts
+                outputs = self.searcher.search(queries, tags=tags, languages=[j.instance.language for j in chunk])
+            else:
+                outputs = self.searcher.search(queries, tags=tags)
             if len(outputs) != len(chunk):
                 raise RuntimeError(f"searcher returned {len(outputs)} outputs for {len(chunk)} queries")
             records = []
@@ -382,6 +386,15 @@ class Experiment:
             "invocations": previous.get("invocations", 0) + 1,
         }
         path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+
+
+def _takes_languages(searcher: Any) -> bool:
+    import inspect
+
+    try:
+        return "languages" in inspect.signature(searcher.search).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _repeat_of(item: Any) -> int:
