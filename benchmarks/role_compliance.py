@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from cts_dataset.models.base import Sampling
 from cts_dataset.models.cache import ResponseCache
-from cts_dataset.models.registry import LoadedModel, load_model
+from cts_dataset.models.registry import LoadedModel, load_model, resolve_spec
 from cts_dataset.pipeline.config import ROLE_MAX_TOKENS
 from cts_dataset.protocol import answerer, clarifier, rewriter
 from cts_dataset.protocol.role_guards import ANSWER_MODES, MAX_NEW_WORDS, MIN_KEPT_SHARE
@@ -118,10 +118,11 @@ class Timer:
     def __init__(self, model: LoadedModel) -> None:
         self.model = model
 
-    def run(self, call: Callable[[], T]) -> tuple[T, dict[str, float]]:
+    def run(self, label: str, call: Callable[[], T]) -> tuple[T, dict[str, float]]:
         before, started = self.model.stats.misses, time.perf_counter()
         result = call()
         wall, sent = time.perf_counter() - started, self.model.stats.misses - before
+        print(f"{label}: {sent} requests in {wall:.1f} s (load average {os.getloadavg()[0]:.2f})", file=sys.stderr)
         return result, {"wall_s": round(wall, 2), "requests": sent, "s_per_request": round(wall / sent, 2) if sent else 0.0}
 
 
@@ -135,7 +136,7 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
     role = settings("user_answerer", prompt)
     figures: dict[str, Any] = {"prompt": prompt, "modes": {}}
     for mode in modes:
-        answers, timing = timer.run(lambda: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
+        answers, timing = timer.run(f"answerer {mode}", lambda: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
         per_language = {}
         for language in LANGUAGES:
             rows = [(p, a) for p, a in zip(probes, answers, strict=True) if p["language"] == language]
@@ -165,7 +166,7 @@ def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: 
     for prompt in prompts:
         role = settings("clarifier", prompt)
         for reask in (False, True):
-            questions, timing = timer.run(lambda: clarifier.ask(model, views, role, reask=reask))
+            questions, timing = timer.run(f"clarifier {prompt} re-ask {reask}", lambda: clarifier.ask(model, views, role, reask=reask))
             checked = [q.valid for q in questions]
             key = f"{prompt}/{'reask' if reask else 'no-reask'}"
             figures[key] = {"timing": timing, "sets": {}}
@@ -193,7 +194,7 @@ def bench_rewriter(model: LoadedModel, timer: Timer, probes: list[dict], prompt:
     role = settings("rewriter", prompt)
     figures: dict[str, Any] = {"prompt": prompt}
     for guard in (False, True):
-        rewrites, timing = timer.run(lambda: rewriter.rewrite(model, views, role, guard=guard))
+        rewrites, timing = timer.run(f"rewriter guard {guard}", lambda: rewriter.rewrite(model, views, role, guard=guard))
         per_language, items = {}, []
         for language in LANGUAGES:
             rows = [(p, r) for p, r in zip(probes, rewrites, strict=True) if p["language"] == language]
@@ -261,6 +262,7 @@ def main() -> None:
     parser.add_argument("--rewriter-prompt", default="v1")
     parser.add_argument("--split", default="dev", choices=("dev", "final", "all"))
     parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
+    parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the registry's, else all cores)")
     parser.add_argument("--cache", help="response cache file (default: a fresh one, removed at the end)")
     parser.add_argument("--json", help="write the figures and every item here")
     args = parser.parse_args()
@@ -277,7 +279,10 @@ def main() -> None:
     scratch = tempfile.TemporaryDirectory()
     cache = ResponseCache(args.cache or Path(scratch.name) / "responses.sqlite")
     started = time.perf_counter()
-    model = load_model(args.model, cache=cache)
+    spec = resolve_spec(args.model)
+    if args.threads:  # not part of the model's identity: cached answers stay valid
+        spec = spec.replace(engine_args={**spec.engine_args, "n_threads": args.threads})
+    model = load_model(spec, cache=cache)
     result: dict[str, Any] = {"model": model.spec, "split": args.split, "load_s": round(time.perf_counter() - started, 2),
                               "loadavg_start": [round(x, 2) for x in os.getloadavg()]}
     timer = Timer(model)

