@@ -123,6 +123,8 @@ def resolve(config: RunConfig) -> RunConfig:
             changes[role] = fixed[role]
     if config.searcher is None:
         changes["searcher"] = SearcherConfig.model_validate(fixed["searcher"])
+    if config.clarifier_prompt is None and fixed.get("clarifier_prompt"):
+        changes["clarifier_prompt"] = fixed["clarifier_prompt"]
     return config.model_copy(update=changes)
 
 
