@@ -4,8 +4,8 @@
   ``unknown`` (an enum in the structured output, so the model cannot write anything else) and then
   applies ``replace``; ``replace`` turns an answer holding content words the intent does not contain
   into ``unknown`` (counted); ``off`` records such answers and forwards them.
-- Clarifier: a reply that is not one short question (empty, an answer to the query, a list, too long)
-  is invalid; it is asked once more with a fresh sample, then recorded as invalid.
+- Clarifier: a reply that is not one short question (empty, an answer to the query, a list, too long,
+  the query asked back) is invalid; it is asked once more with a fresh sample, then recorded as invalid.
 - Rewriter: a rewrite that keeps too few of the query's content words or adds content words found in
   neither the query nor the dialogue is replaced by a deterministic rewrite (the query and the elicited
   answers); with nothing elicited the query itself is the rewrite, without a model call.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import Literal
 
 from cts_dataset.protocol.views import QA, UNKNOWN
@@ -29,6 +30,11 @@ MAX_SPAN_WORDS = 8
 MAX_SPAN_CHARS_ZH = 10
 MIN_KEPT_SHARE = 0.6  # of the query's content words a rewrite must keep
 MAX_NEW_WORDS = 1  # content words a rewrite may add beyond the query and the dialogue (a connective noun)
+# A reply asks the query back when nearly all its content words are the query's, it holds most of them,
+# and it reads nearly the same ("Which law?" for "What is a law?" is a question, not the query again).
+ECHO_INSIDE_SHARE = 0.9
+ECHO_COVER_SHARE = 0.8
+ECHO_TEXT_RATIO = 0.8
 
 _QUESTION_START = re.compile(
     r"^(what|which|when|where|who|whom|whose|why|how|do|does|did|is|are|was|were|can|could|would|should|will|"
@@ -36,6 +42,8 @@ _QUESTION_START = re.compile(
 _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是否|谁|何|呢")
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
+_LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")  # a quoted query's "?" does not make a reply a question
 
 
 # -- user answerer ----------------------------------------------------------------------------------
@@ -81,15 +89,30 @@ def question_problem(text: str, blurred_query: str, language: str) -> str | None
         return "empty"
     if len(_LIST_LINE.findall(stripped)) >= 2 or stripped.count("?") + stripped.count("？") >= 3:
         return "a list of questions"
+    if asks_query_back(stripped, blurred_query):
+        return "asks the query back"
     if language == "zh" or re.search(rf"[{CJK}]", stripped):
         if len(stripped) > MAX_QUESTION_CHARS:
             return "too long"
-        return None if _ZH_QUESTION.search(stripped) else "not a question"
+        return None if _ZH_QUESTION.search(_QUOTED.sub("", stripped)) else "not a question"
     if len(stripped.split()) > MAX_QUESTION_WORDS:
         return "too long"
     if stripped.endswith("?") or _QUESTION_START.match(stripped):
         return None
     return "not a question (answers or restates the query)"
+
+
+def asks_query_back(text: str, blurred_query: str) -> bool:
+    """The reply is the query itself (after a label such as "Q2:" or "搜索查询："), nothing to clarify."""
+    body = _LABEL.sub("", text.strip(), count=1)
+    reply, query = set(tokenize(body)), set(tokenize(blurred_query))
+    if not reply or not query:
+        return False
+    shared = len(reply & query)
+    if shared / len(reply) < ECHO_INSIDE_SHARE or shared / len(query) < ECHO_COVER_SHARE:
+        return False
+    plain = [re.sub(r"[\W_]+", "", t.lower()) for t in (body, blurred_query)]
+    return SequenceMatcher(None, *plain).ratio() >= ECHO_TEXT_RATIO
 
 
 # -- rewriter ---------------------------------------------------------------------------------------
