@@ -216,7 +216,7 @@ def bench_rewriter(model: LoadedModel, timer: Timer, probes: list[dict], prompt:
                          "elicited": all(holds(r.query, a) for a in answers),
                          "guarded": bool(r.guarded), "skipped": r.nothing_elicited}
                 counts.update(k for k, v in flags.items() if v)
-                items.append({"id": p["id"], "rewrite": r.query, "raw": r.raw, "guarded": r.guarded,
+                items.append({"id": p["id"], "rewrite": r.query, "raw": r.raw, "guard_reason": r.guarded,
                               "added": added, "invented": invented, **flags})
             per_language[language] = {"n": len(rows), **{k: pct(counts[k], len(rows)) for k in
                                       ("keeps", "must_keep", "adds", "elicited", "guarded", "skipped")},
