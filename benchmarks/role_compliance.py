@@ -2,15 +2,19 @@
 
     python benchmarks/role_compliance.py --model default [--split dev|final|all] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
-        [--answerer-prompt v1] [--rewriter-prompt v1] [--demo 50] [--cache PATH]
+        [--answerer-prompt v1] [--rewriter-prompt v1] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
 Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, or ``final`` for the third held back):
 - answerer.jsonl (intent, question, expected: a value the intent states, or ``unknown``). Per answer mode:
   answered = answerable questions whose answer holds every content word of the expected value;
   unknown = unanswerable questions answered ``unknown``; invented = answers forwarded with content words
-  the intent does not contain (share of all probes); replaced = answers the guard turned into ``unknown``.
-- clarifier.jsonl (blurred query, earlier turns) and the demo split's first ``--demo`` blurred queries (en):
-  valid = replies that are one question (``question_problem``), without and with the re-ask.
+  the intent does not contain (share of all probes); wrong = answers forwarded that are not the expected
+  value (any answer to an unanswerable question; share of all probes); replaced = answers the guard
+  turned into ``unknown``.
+- clarifier.jsonl (blurred query, earlier turns) and ``--demo`` blurred queries of the demo split (en) from
+  ``--demo-from``:
+  valid = replies that are one question (``question_problem``), without and with the re-ask; on-type (demo
+  only) = valid questions whose type (the rule classifier's) is one of the instance's removed constraints.
 - rewriter.jsonl (query, Q&A with unknowns, must_keep, must_not_add), without and with the guard:
   keeps = rewrites holding >= MIN_KEPT_SHARE of the query's content words; must-keep = all must_keep words;
   adds = a must_not_add word, or more new content words than the guard allows (words in neither the query
@@ -39,6 +43,8 @@ from typing import Any, TypeVar
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from cts_dataset.data import load
+from cts_dataset.diagnostics.rules import classify_all
 from cts_dataset.models.base import Sampling
 from cts_dataset.models.cache import ResponseCache
 from cts_dataset.models.registry import LoadedModel, load_model, resolve_spec
@@ -62,10 +68,8 @@ def read_probes(name: str, split: str) -> list[dict[str, Any]]:
 
 
 def held_out_problems(answers: list[dict], questions: list[dict], rewrites: list[dict]) -> list[str]:
-    """Probes that copy a demo instance's fused query, blurred query or constraint value, or whose
-    expected value is not in its intent (the probe would be wrong)."""
-    from cts_dataset.data import load
-
+    """Probes that copy (or nearly copy) a demo instance's fused or blurred query, or give one of its
+    constraint values, and answerer probes whose expected value is not in their intent (a wrong probe)."""
     demo = load()
     queries = {q.strip().lower() for i in demo for q in (i.fused_query, i.blurred_query)}
     values = {c.value.strip().lower() for i in demo for c in i.removed_constraints}
@@ -141,7 +145,7 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
     role = settings("user_answerer", prompt)
     figures: dict[str, Any] = {"prompt": prompt, "modes": {}}
     for mode in modes:
-        answers, timing = timer.run(f"answerer {mode}", lambda: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
+        answers, timing = timer.run(f"answerer {mode}", lambda mode=mode: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
         per_language = {}
         for language in LANGUAGES:
             rows = [(p, a) for p, a in zip(probes, answers, strict=True) if p["language"] == language]
@@ -152,6 +156,8 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
                 "answered": pct(sum(holds(a.text, p["expected"]) for p, a in answerable), len(answerable)),
                 "unknown": pct(sum(a.is_unknown for _, a in unanswerable), len(unanswerable)),
                 "invented": pct(sum(not a.is_unknown and bool(a.unsupported) for _, a in rows), len(rows)),
+                "wrong": pct(sum(not a.is_unknown and (p["expected"] == UNKNOWN or not holds(a.text, p["expected"]))
+                                 for p, a in rows), len(rows)),
                 "replaced": sum(bool(a.replaced) for _, a in rows),
                 "unparsed": sum(not a.parsed and not a.error for _, a in rows),
                 "errors": sum(bool(a.error) for _, a in rows)}
@@ -166,12 +172,15 @@ def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: 
                        for p in probes],
             "demo": [ClarifierView(i.blurred_query, i.language, (), 1) for i in demo]}
     ids = {"probes": [p["id"] for p in probes], "demo": [i.id for i in demo]}
+    # Demo instances name the constraints their blurred query lost: a question on one of their types
+    # (the rule classifier's type) asks for something the query really leaves out.
+    removed = {i.id: {c.type.value for c in i.removed_constraints} for i in demo}
     views = sets["probes"] + sets["demo"]
     figures: dict[str, Any] = {}
     for prompt in prompts:
         role = settings("clarifier", prompt)
         for reask in (False, True):
-            questions, timing = timer.run(f"clarifier {prompt} re-ask {reask}", lambda: clarifier.ask(model, views, role, reask=reask))
+            questions, timing = timer.run(f"clarifier {prompt} re-ask {reask}", lambda role=role, reask=reask: clarifier.ask(model, views, role, reask=reask))
             checked = [q.valid for q in questions]
             key = f"{prompt}/{'reask' if reask else 'no-reask'}"
             figures[key] = {"timing": timing, "sets": {}}
@@ -184,13 +193,17 @@ def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: 
                     rows = [(v, q, ok, pid) for v, q, ok, pid in part if v.language == language]
                     if not rows:
                         continue
+                    kinds = classify_all([q.text for _, q, _, _ in rows])
+                    on_type = [ok and kind in removed[pid] for (_, _, ok, pid), kind in zip(rows, kinds, strict=True)] \
+                        if name == "demo" else []
                     figures[key]["sets"][f"{name}/{language}"] = {
                         "n": len(rows), "valid": pct(sum(ok for _, _, ok, _ in rows), len(rows)),
+                        "on_type": pct(sum(on_type), len(on_type)),
                         "reasked": pct(sum(q.reasked for _, q, _, _ in rows), len(rows)),
                         "problems": dict(Counter(q.problem for _, q, ok, _ in rows if not ok).most_common(5)),
-                        "items": [{"id": pid, "query": v.blurred_query, "question": q.text, "valid": ok,
+                        "items": [{"id": pid, "query": v.blurred_query, "question": q.text, "valid": ok, "type": kind,
                                    "problem": q.problem, "first_raw": q.first_raw, "raw": q.raw}
-                                  for v, q, ok, pid in rows]}
+                                  for (v, q, ok, pid), kind in zip(rows, kinds, strict=True)]}
     return figures
 
 
@@ -199,7 +212,7 @@ def bench_rewriter(model: LoadedModel, timer: Timer, probes: list[dict], prompt:
     role = settings("rewriter", prompt)
     figures: dict[str, Any] = {"prompt": prompt}
     for guard in (False, True):
-        rewrites, timing = timer.run(f"rewriter guard {guard}", lambda: rewriter.rewrite(model, views, role, guard=guard))
+        rewrites, timing = timer.run(f"rewriter guard {guard}", lambda guard=guard: rewriter.rewrite(model, views, role, guard=guard))
         per_language, items = {}, []
         for language in LANGUAGES:
             rows = [(p, r) for p, r in zip(probes, rewrites, strict=True) if p["language"] == language]
@@ -233,19 +246,22 @@ def print_tables(result: dict) -> None:
             a = result["answerer"]
             first = next(iter(a["modes"].values()))["languages"][language]
             print(f"\nanswerer (prompt {a['prompt']}): {first['n']} probes, {first['answerable']} answerable")
-            print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'replaced':>9}{'unparsed':>9}{'s/req':>7}")
+            print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'wrong':>8}{'replaced':>9}{'unparsed':>9}"
+                  f"{'s/req':>7}")
             for mode, m in a["modes"].items():
                 f = m["languages"][language]
-                print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}"
+                print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}{shown(f['wrong']):>8}"
                       f"{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
         if "clarifier" in result:
-            print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'s/req':>7}")
+            print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'on-type':>9}"
+                  f"{'s/req':>7}")
             for key, c in result["clarifier"].items():
                 prompt, reask = key.split("/")
                 for name, f in c["sets"].items():
                     if name.endswith(f"/{language}"):
                         print(f"{name.split('/')[0]:<8}{prompt:<8}{'yes' if reask == 'reask' else 'no':<8}{f['n']:>4}"
-                              f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{per_request(c['timing']):>7}")
+                              f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{shown(f['on_type']):>9}"
+                              f"{per_request(c['timing']):>7}")
         if "rewriter" in result:
             r = result["rewriter"]
             print(f"\nrewriter (prompt {r['prompt']})")
@@ -267,6 +283,7 @@ def main() -> None:
     parser.add_argument("--rewriter-prompt", default="v1")
     parser.add_argument("--split", default="dev", choices=("dev", "final", "all"))
     parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
+    parser.add_argument("--demo-from", type=int, default=0, help="the first of them (0-based)")
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the registry's, else all cores)")
     parser.add_argument("--cache", help="response cache file (default: a fresh one, removed at the end)")
     parser.add_argument("--json", help="write the figures and every item here")
@@ -288,15 +305,14 @@ def main() -> None:
     if args.threads:  # not part of the model's identity: cached answers stay valid
         spec = spec.replace(engine_args={**spec.engine_args, "n_threads": args.threads})
     model = load_model(spec, cache=cache)
-    result: dict[str, Any] = {"model": model.spec, "split": args.split, "load_s": round(time.perf_counter() - started, 2),
+    result: dict[str, Any] = {"model": model.spec, "split": args.split, "threads": args.threads,
+                              "demo": [args.demo_from, args.demo_from + args.demo] if "clarifier" in roles else None, "load_s": round(time.perf_counter() - started, 2),
                               "loadavg_start": [round(x, 2) for x in os.getloadavg()]}
     timer = Timer(model)
     if "answerer" in roles:
         result["answerer"] = bench_answerer(model, timer, answers, args.modes.split(","), args.answerer_prompt)
     if "clarifier" in roles:
-        from cts_dataset.data import load
-
-        demo = load()[:args.demo] if args.demo else []
+        demo = load()[args.demo_from:args.demo_from + args.demo] if args.demo else []
         result["clarifier"] = bench_clarifier(model, timer, questions, demo, args.clarifier_prompts.split(","))
     if "rewriter" in roles:
         result["rewriter"] = bench_rewriter(model, timer, rewrites, args.rewriter_prompt)

@@ -1,0 +1,39 @@
+"""The role-compliance probes (benchmarks/probes/) are held out from the demo data and sized as documented."""
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "role_compliance.py"
+_spec = importlib.util.spec_from_file_location("role_compliance", BENCH)
+role_compliance = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(role_compliance)
+
+
+def probes(name: str) -> list[dict]:
+    return role_compliance.read_probes(name, "all")
+
+
+def test_probes_copy_nothing_of_the_demo_split():
+    assert role_compliance.held_out_problems(probes("answerer.jsonl"), probes("clarifier.jsonl"),
+                                             probes("rewriter.jsonl")) == []
+
+
+def test_probe_sets_per_language():
+    answers = probes("answerer.jsonl")
+    for language in ("en", "zh"):
+        rows = [r for r in answers if r["language"] == language]
+        unknown = sum(r["expected"] == "unknown" for r in rows)
+        assert len(rows) >= 60 and 0.4 <= unknown / len(rows) <= 0.6
+        assert len({r["type"] for r in rows}) >= 6, "varied question types"
+        for name in ("clarifier.jsonl", "rewriter.jsonl"):
+            assert sum(r["language"] == language for r in probes(name)) >= 30
+
+
+def test_a_third_is_held_back():
+    for name in ("answerer.jsonl", "clarifier.jsonl", "rewriter.jsonl"):
+        splits = Counter(r["split"] for r in probes(name))
+        assert set(splits) == {"dev", "final"} and 0.25 <= splits["final"] / sum(splits.values()) <= 0.4
+    # The answerer probes are held back by intent: no intent is in both parts.
+    answers = probes("answerer.jsonl")
+    assert not {r["intent"] for r in answers if r["split"] == "dev"} & {r["intent"] for r in answers if r["split"] == "final"}
