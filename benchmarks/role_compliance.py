@@ -1,10 +1,11 @@
 """Role compliance of a model in the three protocol roles, on probe sets held out from the demo data.
 
-    python benchmarks/role_compliance.py --model default [--split dev|final|all] [--json OUT]
+    python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
         [--answerer-prompt v1] [--rewriter-prompt v1] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
-Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, or ``final`` for the third held back):
+Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, ``final`` for the third held back, or ``fresh``
+for answerer_fresh.jsonl, written after the prompts were chosen and never used to tune them):
 - answerer.jsonl (intent, question, expected: a value the intent states, or ``unknown``). Per answer mode:
   answered = answerable questions whose answer holds every content word of the expected value;
   unknown = unanswerable questions answered ``unknown``; invented = answers forwarded with content words
@@ -63,7 +64,11 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 
 # -- probes ---------------------------------------------------------------------------------------------
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in (PROBES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """A probe file's rows of one split; its ``_fresh`` sibling (written after the prompts were chosen,
+    never used to tune them) holds the ``fresh`` split."""
+    files = [PROBES / name, PROBES / name.replace(".jsonl", "_fresh.jsonl")]
+    rows = [json.loads(line) for path in files if path.is_file()
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r for r in rows if split == "all" or r["split"] == split]
 
 
@@ -256,7 +261,7 @@ def print_tables(result: dict) -> None:
             print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'on-type':>9}"
                   f"{'s/req':>7}")
             for key, c in result["clarifier"].items():
-                prompt, reask = key.split("/")
+                prompt, reask = key.rsplit("/", 1)
                 for name, f in c["sets"].items():
                     if name.endswith(f"/{language}"):
                         print(f"{name.split('/')[0]:<8}{prompt:<8}{'yes' if reask == 'reask' else 'no':<8}{f['n']:>4}"
@@ -281,7 +286,7 @@ def main() -> None:
     parser.add_argument("--clarifier-prompts", default="v1,v2")
     parser.add_argument("--answerer-prompt", default="v1")
     parser.add_argument("--rewriter-prompt", default="v1")
-    parser.add_argument("--split", default="dev", choices=("dev", "final", "all"))
+    parser.add_argument("--split", default="dev", choices=("dev", "final", "fresh", "all"))
     parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
     parser.add_argument("--demo-from", type=int, default=0, help="the first of them (0-based)")
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the registry's, else all cores)")

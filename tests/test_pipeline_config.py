@@ -18,6 +18,19 @@ def test_presets_fill_the_roles_and_flags_override_yaml(tmp_path):
     assert v1.searcher.kind == "react" and v1.searcher.model == "qwen3-8b" and v1.judge == "qwen3-8b"
 
 
+def test_each_role_plays_its_own_prompt_over_the_presets(tmp_path):
+    smoke = load_config()
+    assert [smoke.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")] == ["v3", "v2", "v1"]
+    mine = load_config(prompts={"user_answerer": "v1"})
+    assert mine.prompt_for("user_answerer") == "v1" and mine.prompt_for("clarifier") == "v3"
+    path = tmp_path / "run.yaml"
+    path.write_text("clarifier_prompt: mine.yaml\nprompts: {rewriter: rw.yaml}\n")
+    from_file = load_config(path, prompts={"rewriter": "v1"})
+    assert from_file.prompts == {"clarifier": "mine.yaml", "user_answerer": "v2", "rewriter": "v1"}
+    paper = load_config(preset="ctsbench-v1")
+    assert {paper.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")} == {"v1"}
+
+
 def test_bad_configs_are_refused(tmp_path):
     with pytest.raises(ValueError, match="unknown protocol preset 'nope'; known: cpu-smoke, ctsbench-v1"):
         load_config(preset="nope")

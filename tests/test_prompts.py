@@ -81,3 +81,14 @@ def test_missing_files_are_prompt_errors(tmp_path):
         load_prompt("clarifier", "v9", "en")
     with pytest.raises(PromptError, match="no prompt file there"):
         load_prompt_file(tmp_path / "absent.yaml", "clarifier", "en")
+
+
+def test_every_shipped_protocol_prompt_has_both_languages_and_its_roles_placeholders():
+    folder = resources.files("cts_dataset.protocol").joinpath("prompts")
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".yaml"))
+    assert {"clarifier.v3.yaml", "answerer.v2.yaml"} <= set(names)
+    for name in names:
+        role, version = name.split(".")[:2]
+        for language in ("en", "zh"):
+            checked = load_prompt_file(folder.joinpath(name), role, language)  # the user-file checks
+            assert checked.hash == load_prompt(role, version, language).hash

@@ -80,6 +80,16 @@ def test_a_faithful_rewrite_is_kept():
     assert not result.guarded and result.query == "How many people died in the big 1976 earthquake?"
 
 
+def test_a_rewrite_that_drops_an_elicited_answer_falls_back():
+    # Seen with the 1.5B default at k = 2: the country elicited at turn 1 vanished from the rewrite.
+    model = ScriptedModel(default="What is the capital of Congo, and how many people live there?")
+    dialogue = (QA("Which country?", "Democratic Republic of the Congo"), QA("Which year?", "unknown"))
+    view = RewriterView("What is the capital of Congo, and how many people live there?", "en", dialogue)
+    (result,) = rewriter.rewrite(model, [view], SETTINGS)
+    assert result.guarded.startswith("drops the answer") and "Democratic Republic" in result.query
+    assert rewrite_problem("大地震死了多少人", "大地震死了多少人", (QA("哪一年？", "1976年"),)) == "drops the answer '1976年'"
+
+
 def test_with_nothing_elicited_the_query_is_the_rewrite_without_a_call():
     model = ScriptedModel(default="something else entirely")
     view = RewriterView("the big earthquake", "en", (QA("Which year?", "unknown"),))

@@ -37,6 +37,17 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
     return out
 
 
+def _prompts(values: tuple[str, ...]) -> dict[str, str]:
+    """``--prompt user_answerer=v1 --prompt rewriter=mine.yaml`` -> {role: source}."""
+    out: dict[str, str] = {}
+    for item in values:
+        role, sep, source = item.partition("=")
+        if not sep or not role.strip() or not source.strip():
+            raise click.UsageError(f"--prompt {item!r}: expected ROLE=SOURCE, e.g. user_answerer=v1")
+        out[role.strip()] = source.strip()
+    return out
+
+
 @click.command(context_settings={"show_default": True})
 @click.argument("extra_budgets", nargs=-1, type=int, metavar="")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), help="A YAML run config; flags override it.")
@@ -56,6 +67,8 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
 @click.option("--ids", help="Comma-separated instance ids to run (in this order).")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), help="The run folder (resumed if it exists).")
 @click.option("--clarifier-prompt", help="The clarifier's prompt apart from the protocol's: a shipped version or a YAML file.")
+@click.option("--prompt", "prompts", multiple=True, metavar="ROLE=SOURCE",
+              help="A role's own prompt: user_answerer=v1, rewriter=my_rewriter.yaml (clarifier, user_answerer, rewriter).")
 @click.option("--generation", "generation", multiple=True, metavar="ROLE.KEY=VALUE",
               help="Per-role generation: clarifier.max_tokens=2048, clarifier.temperature=0.7, "
                    "clarifier.enable_thinking=true (other keys go to the chat template).")
@@ -72,6 +85,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
         user_answerer: str | None, rewriter: str | None, searcher: str | None, search_model: str | None,
         judge: str | None, judge_prompt: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
         dataset: str | None, limit: int | None, ids: str | None, out_dir: Path | None, clarifier_prompt: str | None,
+        prompts: tuple[str, ...],
         generation: tuple[str, ...], answer_mode: str | None, repeats: int | None, max_errors: int | None, retry_unscored: bool | None,
         executor: str | None, no_cache: bool, quiet: bool) -> None:
     """Run the Clarify-Then-Search experiment and write a run folder with every intermediate record.
@@ -94,7 +108,8 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
             config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
             searcher=searcher_config, judge=judge, judge_prompt=judge_prompt, budgets=_budgets(budgets, extra_budgets),
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
-            limit=limit, ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None, out_dir=out_dir, cache=False if no_cache else None, clarifier_prompt=clarifier_prompt,
+            limit=limit, ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None, out_dir=out_dir, cache=False if no_cache else None,
+            prompts={**_prompts(prompts), **({'clarifier': clarifier_prompt} if clarifier_prompt else {})},
             generation=_generation(generation), answer_mode=answer_mode, repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,
             executor=executor,
         )

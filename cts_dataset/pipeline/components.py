@@ -49,17 +49,16 @@ def dataset_revision(config: RunConfig) -> str:
     return hashlib.sha256(Path(config.dataset).read_bytes()).hexdigest()[:16]
 
 
-def prompt_ids(version: str, clarifier_prompt: str | None = None) -> dict[str, dict[str, dict[str, str]]]:
-    """role -> language -> {"prompt": id, "prompt_hash": hash}: stamped on every record. The clarifier's
-    prompt may be chosen apart (a shipped version or a YAML file) from the protocol's."""
+def prompt_ids(prompts: dict[str, str]) -> dict[str, dict[str, dict[str, str]]]:
+    """role -> language -> {"prompt": id, "prompt_hash": hash}: stamped on every record. ``prompts``
+    gives each role's prompt source (a shipped version or a YAML file)."""
     from cts_dataset.protocol.roles import RoleSettings
 
     ids: dict[str, dict[str, dict[str, str]]] = {}
     for role, prompt_role in ROLE_PROMPTS.items():
-        source = clarifier_prompt if role == "clarifier" and clarifier_prompt else version
         ids[role] = {}
         for language in LANGUAGES:
-            prompt = RoleSettings(prompt_version=source).prompt(prompt_role, language)
+            prompt = RoleSettings(prompt_version=prompts[role]).prompt(prompt_role, language)
             ids[role][language] = {"prompt": prompt.id, "prompt_hash": prompt.hash}
     return ids
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cts_dataset.errors import CtsbenchError
 
@@ -71,8 +71,10 @@ class RunConfig(BaseModel):
     limit: int | None = Field(None, ge=1)
     ids: list[str] | None = Field(None, description="Run these instances only (in this order).")
     out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
-    prompt_version: str = Field("v1", description="The protocol's prompts (answerer, rewriter; clarifier unless clarifier_prompt).")
-    clarifier_prompt: str | None = Field(None, description="The clarifier's prompt: a shipped version (v1) or a YAML file path.")
+    prompt_version: str = Field("v1", description="The interaction roles' prompts, unless `prompts` names a role's own.")
+    prompts: dict[Literal["clarifier", "user_answerer", "rewriter"], str] = Field(
+        default_factory=dict, description="A role's own prompt: a shipped version (v2) or a YAML file path. "
+        "`clarifier_prompt: X` is short for `prompts: {clarifier: X}`.")
     generation: dict[Literal["clarifier", "user_answerer", "rewriter"], Generation] = Field(default_factory=dict)
     answer_mode: Literal["off", "replace", "spans"] = Field(
         "replace", description="User-answerer guard: spans (answers are spans of the intent or unknown) and "
@@ -87,6 +89,20 @@ class RunConfig(BaseModel):
                                               "Ray cluster (RAY_ADDRESS, else a local one).")
     batch_size: int = Field(4096, ge=1, description="Requests per model batch and per durable write; a kill loses at most one batch.")
     cache: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clarifier_prompt(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "clarifier_prompt" in data:
+            data = dict(data)
+            chosen = data.pop("clarifier_prompt")
+            if chosen is not None:
+                data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
+        return data
+
+    def prompt_for(self, role: str) -> str:
+        """The prompt a role plays with: its own, else the protocol's version."""
+        return self.prompts.get(role, self.prompt_version)  # type: ignore[call-overload]
 
     @field_validator("budgets")
     @classmethod
@@ -123,8 +139,8 @@ def resolve(config: RunConfig) -> RunConfig:
             changes[role] = fixed[role]
     if config.searcher is None:
         changes["searcher"] = SearcherConfig.model_validate(fixed["searcher"])
-    if config.clarifier_prompt is None and fixed.get("clarifier_prompt"):
-        changes["clarifier_prompt"] = fixed["clarifier_prompt"]
+    if fixed.get("prompts"):  # the preset's prompts, under the ones the user chose
+        changes["prompts"] = {**fixed["prompts"], **config.prompts}
     return config.model_copy(update=changes)
 
 
@@ -137,6 +153,9 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
             raise ConfigError(f"{path}: a run config must be a YAML mapping")
         data.update(loaded)
     generation = overrides.pop("generation", None) or {}
+    if "clarifier_prompt" in data:  # the file's shorthand, so that flags merge over it
+        data["prompts"] = {**(data.get("prompts") or {}), "clarifier": data.pop("clarifier_prompt")}
+    data["prompts"] = {**(data.get("prompts") or {}), **(overrides.pop("prompts", None) or {})}
     data.update({k: v for k, v in overrides.items() if v is not None})
     for role, settings in generation.items():  # CLI settings merge over the file's, field by field
         merged = {**data.get("generation", {}).get(role, {}), **settings}

@@ -120,7 +120,7 @@ class Experiment:
         self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(self.clarifier_label, config.preset)
         self.instances = components.load_instances(config)
         self.settings = {role: self._settings(role) for role in ROLES}
-        self.prompt_ids = components.prompt_ids(config.prompt_version, config.clarifier_prompt)
+        self.prompt_ids = components.prompt_ids({role: config.prompt_for(role) for role in ROLES})
         # The cheap part of the identity first: refusing after minutes of engine start-up would waste them.
         self._stored = self._stored_identity()
         check_identity(_pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))
@@ -154,8 +154,7 @@ class Experiment:
                 fields.setdefault("seed", 0)  # sampled roles are seeded: reruns draw the same samples
             sampling = replace(sampling, **fields)
             kwargs = dict(chosen.chat_template_kwargs)
-        prompt = self.config.clarifier_prompt if role == "clarifier" and self.config.clarifier_prompt else self.config.prompt_version
-        return RoleSettings(prompt_version=prompt, sampling=sampling, chat_template_kwargs=tuple(sorted(kwargs.items())))
+        return RoleSettings(prompt_version=self.config.prompt_for(role), sampling=sampling, chat_template_kwargs=tuple(sorted(kwargs.items())))
 
     def role_settings(self, role: str, repeat: int = 0) -> RoleSettings:
         """A role's settings in a repeat: sampled roles draw another sample, greedy ones ask the same."""

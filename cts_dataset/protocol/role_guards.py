@@ -6,8 +6,8 @@
   into ``unknown`` (counted); ``off`` records such answers and forwards them.
 - Clarifier: a reply that is not one short question (empty, an answer to the query, a list, too long,
   the query asked back) is invalid; it is asked once more with a fresh sample, then recorded as invalid.
-- Rewriter: a rewrite that keeps too few of the query's content words or adds content words found in
-  neither the query nor the dialogue is replaced by a deterministic rewrite (the query and the elicited
+- Rewriter: a rewrite that keeps too few of the query's content words, drops an elicited answer, or adds
+  content words found in neither the query nor the dialogue is replaced by a deterministic rewrite (the query and the elicited
   answers); with nothing elicited the query itself is the rewrite, without a model call.
 """
 
@@ -29,6 +29,7 @@ MAX_QUESTION_CHARS = 160  # CJK questions have no spaces
 MAX_SPAN_WORDS = 8
 MAX_SPAN_CHARS_ZH = 10
 MIN_KEPT_SHARE = 0.6  # of the query's content words a rewrite must keep
+MIN_ANSWER_SHARE = 0.5  # of each elicited answer's content words a rewrite must hold
 MAX_NEW_WORDS = 1  # content words a rewrite may add beyond the query and the dialogue (a connective noun)
 # A reply asks the query back when nearly all its content words are the query's, it holds most of them,
 # and it reads nearly the same ("Which law?" for "What is a law?" is a question, not the query again).
@@ -131,13 +132,18 @@ def deterministic_rewrite(blurred_query: str, dialogue: Sequence[QA], language: 
 
 
 def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) -> str | None:
-    """Why a rewrite cannot be used (None when it can): it drops the query or adds what nobody said."""
+    """Why a rewrite cannot be used (None when it can): it drops the query or what the user said, or adds
+    what nobody said."""
     if not rewrite.strip():
         return "empty"
     query = set(tokenize(blurred_query))
     words = set(tokenize(rewrite))
     if query and len(query & words) / len(query) < MIN_KEPT_SHARE:
         return f"keeps {len(query & words)} of the query's {len(query)} content words"
+    for answer in elicited(dialogue):  # what the dialogue was for: a rewrite without it wastes the turn
+        said = set(tokenize(answer))
+        if said and len(said & words) / len(said) < MIN_ANSWER_SHARE:
+            return f"drops the answer {answer!r}"
     allowed = query | {w for qa in dialogue for text in (qa.question, qa.answer) for w in tokenize(text)}
     # CJK text is tokenised into characters and bigrams: a fluent rewrite forms new bigrams at word
     # joins, so only characters count as added content there.
