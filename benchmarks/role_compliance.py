@@ -2,7 +2,7 @@
 
     python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
-        [--answerer-prompt v1] [--rewriter-prompt v1] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
+        [--answerer-prompt v2] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
 Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, ``final`` for the third held back, or ``fresh``
 for answerer_fresh.jsonl, written after the prompts were chosen and never used to tune them):
@@ -15,7 +15,8 @@ for answerer_fresh.jsonl, written after the prompts were chosen and never used t
 - clarifier.jsonl (blurred query, earlier turns) and ``--demo`` blurred queries of the demo split (en) from
   ``--demo-from``:
   valid = replies that are one question (``question_problem``), without and with the re-ask; on-type (demo
-  only) = valid questions whose type (the rule classifier's) is one of the instance's removed constraints.
+  only) = valid questions whose type (the rule classifier's) is one of the instance's removed constraints;
+  to-user = valid questions addressing the user (you, your, 您, 你): a proxy for asking what they mean.
 - rewriter.jsonl (query, Q&A with unknowns, must_keep, must_not_add), without and with the guard:
   keeps = rewrites holding >= MIN_KEPT_SHARE of the query's content words; must-keep = all must_keep words;
   adds = a must_not_add word, or more new content words than the guard allows (words in neither the query
@@ -49,7 +50,7 @@ from cts_dataset.diagnostics.rules import classify_all
 from cts_dataset.models.base import Sampling
 from cts_dataset.models.cache import ResponseCache
 from cts_dataset.models.registry import LoadedModel, load_model, resolve_spec
-from cts_dataset.pipeline.config import ROLE_MAX_TOKENS
+from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, load_config
 from cts_dataset.protocol import answerer, clarifier, rewriter
 from cts_dataset.protocol.role_guards import ANSWER_MODES, MAX_NEW_WORDS, MIN_KEPT_SHARE
 from cts_dataset.protocol.roles import RoleSettings
@@ -70,6 +71,25 @@ def read_probes(name: str, split: str) -> list[dict[str, Any]]:
     rows = [json.loads(line) for path in files if path.is_file()
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r for r in rows if split == "all" or r["split"] == split]
+
+
+def own_probes(path: str) -> list[dict[str, Any]]:
+    """A user's answerer probes; a line that is not a probe is named with its line number."""
+    rows = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            missing = [k for k in ("intent", "question", "expected", "language") if not isinstance(row.get(k), str)]
+        except json.JSONDecodeError as error:
+            sys.exit(f"{path}:{number}: not JSON ({error.msg})")
+        if missing:
+            sys.exit(f"{path}:{number}: missing or not a string: {', '.join(missing)}")
+        if row["language"] not in LANGUAGES:
+            sys.exit(f"{path}:{number}: language {row['language']!r}, expected one of {', '.join(LANGUAGES)}")
+        rows.append({"id": row.get("id") or f"line-{number}", "type": row.get("type", ""), "split": "own", **row})
+    return rows
 
 
 def held_out_problems(answers: list[dict], questions: list[dict], rewrites: list[dict]) -> list[str]:
@@ -141,6 +161,11 @@ class Timer:
 
 
 # -- roles ----------------------------------------------------------------------------------------------
+# A question that addresses the user ("Which emperor do you mean?") asks what they mean; one that does not
+# is often the query's own question ("When did the last emperor rule?"). A proxy, read it as one.
+_TO_USER = re.compile(r"\b(?:you|your)\b|您|你", re.IGNORECASE)
+
+
 def settings(role: str, prompt: str) -> RoleSettings:
     return RoleSettings(prompt_version=prompt, sampling=Sampling(max_tokens=ROLE_MAX_TOKENS[role]))
 
@@ -204,6 +229,7 @@ def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: 
                     figures[key]["sets"][f"{name}/{language}"] = {
                         "n": len(rows), "valid": pct(sum(ok for _, _, ok, _ in rows), len(rows)),
                         "on_type": pct(sum(on_type), len(on_type)),
+                        "to_user": pct(sum(ok and bool(_TO_USER.search(q.text)) for _, q, ok, _ in rows), len(rows)),
                         "reasked": pct(sum(q.reasked for _, q, _, _ in rows), len(rows)),
                         "problems": dict(Counter(q.problem for _, q, ok, _ in rows if not ok).most_common(5)),
                         "items": [{"id": pid, "query": v.blurred_query, "question": q.text, "valid": ok, "type": kind,
@@ -259,14 +285,14 @@ def print_tables(result: dict) -> None:
                       f"{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
         if "clarifier" in result:
             print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'on-type':>9}"
-                  f"{'s/req':>7}")
+                  f"{'to-user':>9}{'s/req':>7}")
             for key, c in result["clarifier"].items():
                 prompt, reask = key.rsplit("/", 1)
                 for name, f in c["sets"].items():
                     if name.endswith(f"/{language}"):
                         print(f"{name.split('/')[0]:<8}{prompt:<8}{'yes' if reask == 'reask' else 'no':<8}{f['n']:>4}"
                               f"{shown(f['valid']):>8}{shown(f['reasked']):>9}{shown(f['on_type']):>9}"
-                              f"{per_request(c['timing']):>7}")
+                              f"{shown(f['to_user']):>9}{per_request(c['timing']):>7}")
         if "rewriter" in result:
             r = result["rewriter"]
             print(f"\nrewriter (prompt {r['prompt']})")
@@ -283,9 +309,12 @@ def main() -> None:
     parser.add_argument("--model", default="default", help="default, smollm2-135m or any model spec")
     parser.add_argument("--roles", default="answerer,clarifier,rewriter")
     parser.add_argument("--modes", default=",".join(ANSWER_MODES), help="answer modes")
-    parser.add_argument("--clarifier-prompts", default="v1,v2")
-    parser.add_argument("--answerer-prompt", default="v1")
-    parser.add_argument("--rewriter-prompt", default="v1")
+    smoke = load_config(preset="cpu-smoke")  # what the main job plays, unless told otherwise
+    parser.add_argument("--clarifier-prompts", default=",".join(dict.fromkeys(("v1", smoke.prompt_for("clarifier")))))
+    parser.add_argument("--answerer-prompt", default=smoke.prompt_for("user_answerer"))
+    parser.add_argument("--rewriter-prompt", default=smoke.prompt_for("rewriter"))
+    parser.add_argument("--answerer-probes", help="your own answerer probes (JSONL: intent, question, expected, "
+                        "language; expected is a span of the intent or unknown): all of its rows are run")
     parser.add_argument("--split", default="dev", choices=("dev", "final", "fresh", "all"))
     parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
     parser.add_argument("--demo-from", type=int, default=0, help="the first of them (0-based)")
@@ -295,7 +324,7 @@ def main() -> None:
     args = parser.parse_args()
     roles = args.roles.split(",")
 
-    answers = read_probes("answerer.jsonl", args.split)
+    answers = read_probes("answerer.jsonl", args.split) if not args.answerer_probes else own_probes(args.answerer_probes)
     questions = read_probes("clarifier.jsonl", args.split)
     rewrites = read_probes("rewriter.jsonl", args.split)
     problems = held_out_problems(read_probes("answerer.jsonl", "all"), read_probes("clarifier.jsonl", "all"),
@@ -310,7 +339,7 @@ def main() -> None:
     if args.threads:  # not part of the model's identity: cached answers stay valid
         spec = spec.replace(engine_args={**spec.engine_args, "n_threads": args.threads})
     model = load_model(spec, cache=cache)
-    result: dict[str, Any] = {"model": model.spec, "split": args.split, "threads": args.threads,
+    result: dict[str, Any] = {"model": model.spec, "split": args.answerer_probes or args.split, "threads": args.threads,
                               "demo": [args.demo_from, args.demo_from + args.demo] if "clarifier" in roles else None, "load_s": round(time.perf_counter() - started, 2),
                               "loadavg_start": [round(x, 2) for x in os.getloadavg()]}
     timer = Timer(model)

@@ -64,3 +64,15 @@ def test_run_against_an_unreachable_server_fails_cleanly_naming_the_url(tmp_path
     assert "Traceback" not in result.stderr and "retries only the failed requests" in result.stderr
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["errors"]["clarify"] == 2 and summary["conditions"]["baseline"]["scored_instances"] == 2
+
+
+def test_run_names_a_bad_prompt_flag_or_file_before_any_model_loads(tmp_path, fresh_hf_env):
+    from tests.conftest import run_cli
+
+    bad = run_cli("run", "--prompt", "user_answerer", "--out-dir", str(tmp_path / "a"), env=fresh_hf_env)
+    assert bad.returncode == 2 and "expected ROLE=SOURCE" in bad.stderr
+    role = run_cli("run", "--prompt", "judge=v1", "--out-dir", str(tmp_path / "b"), env=fresh_hf_env)
+    assert role.returncode != 0 and "prompts.judge" in role.stderr and "Traceback" not in role.stderr
+    missing = run_cli("run", "--prompt", f"user_answerer={tmp_path / 'mine.yaml'}", "--limit", "1",
+                      "--out-dir", str(tmp_path / "c"), env=fresh_hf_env)
+    assert missing.returncode != 0 and "mine.yaml" in missing.stderr and "Traceback" not in missing.stderr
