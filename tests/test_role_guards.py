@@ -88,6 +88,8 @@ def test_a_rewrite_that_drops_an_elicited_answer_falls_back():
     (result,) = rewriter.rewrite(model, [view], SETTINGS)
     assert result.guarded.startswith("drops the answer") and "Democratic Republic" in result.query
     assert rewrite_problem("大地震死了多少人", "大地震死了多少人", (QA("哪一年？", "1976年"),)) == "drops the answer '1976年'"
+    confirmed = (QA("Do you mean the one in China?", "Yes."),)  # a rewrite need not say "yes"
+    assert rewrite_problem("How many died in the earthquake in China?", "How many died in the earthquake?", confirmed) is None
 
 
 def test_with_nothing_elicited_the_query_is_the_rewrite_without_a_call():

@@ -44,6 +44,8 @@ _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是�
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
+_YES_NO = {"yes", "yeah", "yep", "sure", "correct", "right", "exactly", "no", "nope", "not really",
+           "是", "是的", "对", "对的", "没错", "不是", "不", "不对", "没有"}
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")  # a quoted query's "?" does not make a reply a question
 
 
@@ -141,6 +143,8 @@ def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) ->
     if query and len(query & words) / len(query) < MIN_KEPT_SHARE:
         return f"keeps {len(query & words)} of the query's {len(query)} content words"
     for answer in elicited(dialogue):  # what the dialogue was for: a rewrite without it wastes the turn
+        if re.sub(r"[\W_]+", " ", answer.lower()).strip() in _YES_NO:
+            continue  # "yes" confirms the question's words; a rewrite need not say "yes"
         said = set(tokenize(answer))
         if said and len(said & words) / len(said) < MIN_ANSWER_SHARE:
             return f"drops the answer {answer!r}"
