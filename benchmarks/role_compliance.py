@@ -88,7 +88,9 @@ def own_probes(path: str) -> list[dict[str, Any]]:
             sys.exit(f"{path}:{number}: missing or not a string: {', '.join(missing)}")
         if row["language"] not in LANGUAGES:
             sys.exit(f"{path}:{number}: language {row['language']!r}, expected one of {', '.join(LANGUAGES)}")
-        rows.append({"id": row.get("id") or f"line-{number}", "type": row.get("type", ""), "split": "own", **row})
+        if row["expected"] != UNKNOWN and row["expected"] not in row["intent"]:
+            sys.exit(f"{path}:{number}: expected {row['expected']!r} is neither unknown nor a span of the intent")
+        rows.append({**row, "id": row.get("id") or f"line-{number}", "type": row.get("type", ""), "split": "own"})
     return rows
 
 
@@ -325,6 +327,10 @@ def main() -> None:
     roles = args.roles.split(",")
 
     answers = read_probes("answerer.jsonl", args.split) if not args.answerer_probes else own_probes(args.answerer_probes)
+    if args.split == "fresh" or args.answerer_probes:  # probes for the answerer only
+        if roles != ["answerer"]:
+            print("fresh and own probes are answerer probes: running the answerer only", file=sys.stderr)
+        roles = ["answerer"]
     questions = read_probes("clarifier.jsonl", args.split)
     rewrites = read_probes("rewriter.jsonl", args.split)
     problems = held_out_problems(read_probes("answerer.jsonl", "all"), read_probes("clarifier.jsonl", "all"),

@@ -27,6 +27,8 @@ def test_each_role_plays_its_own_prompt_over_the_presets(tmp_path):
     path.write_text("clarifier_prompt: mine.yaml\nprompts: {rewriter: rw.yaml}\n")
     from_file = load_config(path, prompts={"rewriter": "v1"})
     assert from_file.prompts == {"clarifier": "mine.yaml", "user_answerer": "v2", "rewriter": "v1"}
+    (tmp_path / "none.yaml").write_text("clarifier_prompt: null\n")  # "no override", as before prompts existed
+    assert load_config(tmp_path / "none.yaml").prompt_for("clarifier") == "v3"
     paper = load_config(preset="ctsbench-v1")
     assert {paper.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")} == {"v1"}
 

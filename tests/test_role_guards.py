@@ -90,6 +90,12 @@ def test_a_rewrite_that_drops_an_elicited_answer_falls_back():
     assert rewrite_problem("大地震死了多少人", "大地震死了多少人", (QA("哪一年？", "1976年"),)) == "drops the answer '1976年'"
     confirmed = (QA("Do you mean the one in China?", "Yes."),)  # a rewrite need not say "yes"
     assert rewrite_problem("How many died in the earthquake in China?", "How many died in the earthquake?", confirmed) is None
+    said = (QA("Which one?", "Yes, the 1976 one"), QA("Where?", "I don't know"))
+    assert rewrite_problem("How many died in the big 1976 earthquake?", "How many died in the big earthquake?", said) is None
+    bank = (QA("Left or right bank?", "right"),)  # a one-word value, not a confirmation
+    assert rewrite_problem("Cafes on the bank of the Seine?", "Cafes on the bank of the Seine?", bank) is not None
+    zh = (QA("哪一次？", "是的，1976年那次"),)
+    assert rewrite_problem("1976年的大地震死了多少人", "大地震死了多少人", zh) is None
 
 
 def test_with_nothing_elicited_the_query_is_the_rewrite_without_a_call():

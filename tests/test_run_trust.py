@@ -87,6 +87,15 @@ def test_a_new_package_version_is_refused(tmp_path, searcher, monkeypatch):
         run(tmp_path / "r", searcher, make_models())
 
 
+def test_a_changed_guard_rule_is_refused(tmp_path, searcher, monkeypatch):
+    from cts_dataset.pipeline import experiment
+
+    run(tmp_path / "r", searcher, make_models())
+    monkeypatch.setattr(experiment, "GUARDS_VERSION", experiment.GUARDS_VERSION + 1)
+    with pytest.raises(IdentityMismatch, match=r"protocol\.guards_version"):
+        run(tmp_path / "r", searcher, make_models())
+
+
 def test_growing_the_limit_and_the_budgets_reuses_every_record(tmp_path, searcher):
     first = make_models()
     run(tmp_path / "r", searcher, first, limit=2, budgets=[1])

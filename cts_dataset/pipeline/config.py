@@ -71,7 +71,8 @@ class RunConfig(BaseModel):
     limit: int | None = Field(None, ge=1)
     ids: list[str] | None = Field(None, description="Run these instances only (in this order).")
     out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
-    prompt_version: str = Field("v1", description="The interaction roles' prompts, unless `prompts` names a role's own.")
+    prompt_version: str = Field("v1", description="The interaction roles' prompts, unless `prompts` (or the "
+                                "preset's `prompts`) names a role's own.")
     prompts: dict[Literal["clarifier", "user_answerer", "rewriter"], str] = Field(
         default_factory=dict, description="A role's own prompt: a shipped version (v2) or a YAML file path. "
         "`clarifier_prompt: X` is short for `prompts: {clarifier: X}`.")
@@ -81,7 +82,7 @@ class RunConfig(BaseModel):
         "replace (an answer holding words the intent lacks becomes unknown), or off.")
     clarifier_reask: bool = Field(True, description="Ask once more when a reply is not one short question.")
     rewriter_guard: bool = Field(True, description="Keep the query when nothing was elicited; fall back to the "
-                                 "query plus the answers when a rewrite drops the query or adds what nobody said.")
+                                 "query plus the answers when a rewrite drops the query or an answer, or adds what nobody said.")
     repeats: int = Field(1, ge=1, description="Dialogues per instance and budget (sampled clarifiers): the spread is reported.")
     max_errors: int = Field(10, ge=0, description="Stop the run once more requests than this failed after retries.")
     retry_unscored: bool = Field(False, description="Judge again the items with unscored nuggets.")
@@ -154,7 +155,9 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
         data.update(loaded)
     generation = overrides.pop("generation", None) or {}
     if "clarifier_prompt" in data:  # the file's shorthand, so that flags merge over it
-        data["prompts"] = {**(data.get("prompts") or {}), "clarifier": data.pop("clarifier_prompt")}
+        chosen = data.pop("clarifier_prompt")
+        if chosen is not None:
+            data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
     data["prompts"] = {**(data.get("prompts") or {}), **(overrides.pop("prompts", None) or {})}
     data.update({k: v for k, v in overrides.items() if v is not None})
     for role, settings in generation.items():  # CLI settings merge over the file's, field by field

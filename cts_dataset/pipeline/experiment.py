@@ -25,6 +25,7 @@ from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, p
 from cts_dataset.pipeline.identity import check_identity, model_identity
 from cts_dataset.pipeline.store import RunStore, record_key
 from cts_dataset.protocol import guards, rewriter
+from cts_dataset.protocol.role_guards import GUARDS_VERSION
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
@@ -172,7 +173,7 @@ class Experiment:
             "dataset_revision": components.dataset_revision(self.config),
             "protocol": {"preset": self.config.preset, "show_budget": self.config.show_budget,
                          "answer_mode": self.config.answer_mode, "clarifier_reask": self.config.clarifier_reask,
-                         "rewriter_guard": self.config.rewriter_guard},
+                         "rewriter_guard": self.config.rewriter_guard, "guards_version": GUARDS_VERSION},
             "roles": {role: {"generation": _settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
                       for role in ROLES},
         }

@@ -1,7 +1,8 @@
 """The Rewriter: the blurred query plus what the answers state; an ``unknown`` keeps the ambiguity.
 
 Guarded (see :mod:`.role_guards`): with nothing elicited the query itself is the rewrite (no model
-call); a rewrite that drops the query or adds what nobody said becomes the deterministic rewrite.
+call); a rewrite that drops the query, drops an elicited answer or adds what nobody said becomes the
+deterministic rewrite.
 """
 
 from __future__ import annotations

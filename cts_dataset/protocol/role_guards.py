@@ -44,8 +44,11 @@ _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是�
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
-_YES_NO = {"yes", "yeah", "yep", "sure", "correct", "right", "exactly", "no", "nope", "not really",
-           "是", "是的", "对", "对的", "没错", "不是", "不", "不对", "没有"}
+# Bump when a guard's rule changes: it is part of a run's identity, so a folder is not resumed across it.
+GUARDS_VERSION = 2
+_YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
+_CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
+_DONT_KNOW = re.compile(r"^\s*(?:i\s+(?:don'?t|do not)\s+know|not sure|no idea|不知道|不清楚|不确定)\W*$", re.IGNORECASE)
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")  # a quoted query's "?" does not make a reply a question
 
 
@@ -120,7 +123,8 @@ def asks_query_back(text: str, blurred_query: str) -> bool:
 
 # -- rewriter ---------------------------------------------------------------------------------------
 def elicited(dialogue: Sequence[QA]) -> list[str]:
-    return [qa.answer for qa in dialogue if qa.answer != UNKNOWN and qa.answer.strip()]
+    """The answers that state something (not ``unknown``, not "I don't know")."""
+    return [qa.answer for qa in dialogue if qa.answer != UNKNOWN and qa.answer.strip() and not _DONT_KNOW.match(qa.answer)]
 
 
 def deterministic_rewrite(blurred_query: str, dialogue: Sequence[QA], language: str) -> str:
@@ -143,9 +147,10 @@ def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) ->
     if query and len(query & words) / len(query) < MIN_KEPT_SHARE:
         return f"keeps {len(query & words)} of the query's {len(query)} content words"
     for answer in elicited(dialogue):  # what the dialogue was for: a rewrite without it wastes the turn
-        if re.sub(r"[\W_]+", " ", answer.lower()).strip() in _YES_NO:
-            continue  # "yes" confirms the question's words; a rewrite need not say "yes"
-        said = set(tokenize(answer))
+        # A leading "yes"/"是的" confirms the question's words: a rewrite need not say it. CJK bigrams do not
+        # count (as below): a fluent rewrite may join the answer's characters to other words.
+        said = {w for w in tokenize(_CONFIRMATION.sub("", answer, count=1))
+                if not (len(w) > 1 and re.match(rf"[{CJK}]", w))}
         if said and len(said & words) / len(said) < MIN_ANSWER_SHARE:
             return f"drops the answer {answer!r}"
     allowed = query | {w for qa in dialogue for text in (qa.question, qa.answer) for w in tokenize(text)}
