@@ -4,7 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from cts_dataset.pipeline.components import share_gpu
-from cts_dataset.pipeline.config import load_config
+from cts_dataset.pipeline.config import ConfigError, load_config
 
 
 def test_presets_fill_the_roles_and_flags_override_yaml(tmp_path):
@@ -29,6 +29,9 @@ def test_each_role_plays_its_own_prompt_over_the_presets(tmp_path):
     assert from_file.prompts == {"clarifier": "mine.yaml", "user_answerer": "v2", "rewriter": "v1"}
     (tmp_path / "none.yaml").write_text("clarifier_prompt: null\n")  # "no override", as before prompts existed
     assert load_config(tmp_path / "none.yaml").prompt_for("clarifier") == "v3"
+    (tmp_path / "both.yaml").write_text("clarifier_prompt: v1\nprompts: {clarifier: v2}\n")
+    with pytest.raises(ConfigError, match="both.yaml: clarifier_prompt 'v1' and prompts.clarifier 'v2' disagree"):
+        load_config(tmp_path / "both.yaml")
     paper = load_config(preset="ctsbench-v1")
     assert {paper.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")} == {"v1"}
 
@@ -73,6 +76,9 @@ def test_run_names_a_bad_prompt_flag_or_file_before_any_model_loads(tmp_path, fr
 
     bad = run_cli("run", "--prompt", "user_answerer", "--out-dir", str(tmp_path / "a"), env=fresh_hf_env)
     assert bad.returncode == 2 and "expected ROLE=SOURCE" in bad.stderr
+    both = run_cli("run", "--prompt", "clarifier=v1", "--clarifier-prompt", "v2", "--out-dir", str(tmp_path / "d"),
+                   env=fresh_hf_env)
+    assert both.returncode == 2 and "disagree" in both.stderr
     role = run_cli("run", "--prompt", "judge=v1", "--out-dir", str(tmp_path / "b"), env=fresh_hf_env)
     assert role.returncode != 0 and "prompts.judge" in role.stderr and "Traceback" not in role.stderr
     missing = run_cli("run", "--prompt", f"user_answerer={tmp_path / 'mine.yaml'}", "--limit", "1",

@@ -37,14 +37,19 @@ def _generation(values: tuple[str, ...]) -> dict[str, dict]:
     return out
 
 
-def _prompts(values: tuple[str, ...]) -> dict[str, str]:
-    """``--prompt user_answerer=v1 --prompt rewriter=mine.yaml`` -> {role: source}."""
+def _prompts(values: tuple[str, ...], clarifier_prompt: str | None) -> dict[str, str]:
+    """``--prompt user_answerer=v1 --prompt rewriter=mine.yaml`` (and ``--clarifier-prompt``) -> {role: source}."""
     out: dict[str, str] = {}
     for item in values:
         role, sep, source = item.partition("=")
         if not sep or not role.strip() or not source.strip():
             raise click.UsageError(f"--prompt {item!r}: expected ROLE=SOURCE, e.g. user_answerer=v1")
         out[role.strip()] = source.strip()
+    if clarifier_prompt:
+        if out.get("clarifier", clarifier_prompt) != clarifier_prompt:
+            raise click.UsageError(f"--clarifier-prompt {clarifier_prompt!r} and --prompt clarifier={out['clarifier']} "
+                                   "disagree; keep one")
+        out["clarifier"] = clarifier_prompt
     return out
 
 
@@ -109,7 +114,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
             searcher=searcher_config, judge=judge, judge_prompt=judge_prompt, budgets=_budgets(budgets, extra_budgets),
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
             limit=limit, ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None, out_dir=out_dir, cache=False if no_cache else None,
-            prompts={**_prompts(prompts), **({'clarifier': clarifier_prompt} if clarifier_prompt else {})},
+            prompts=_prompts(prompts, clarifier_prompt),
             generation=_generation(generation), answer_mode=answer_mode, repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,
             executor=executor,
         )

@@ -156,6 +156,9 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
     generation = overrides.pop("generation", None) or {}
     if "clarifier_prompt" in data:  # the file's shorthand, so that flags merge over it
         chosen = data.pop("clarifier_prompt")
+        named = (data.get("prompts") or {}).get("clarifier")
+        if chosen is not None and named is not None and named != chosen:
+            raise ConfigError(f"{path}: clarifier_prompt {chosen!r} and prompts.clarifier {named!r} disagree; keep one")
         if chosen is not None:
             data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
     data["prompts"] = {**(data.get("prompts") or {}), **(overrides.pop("prompts", None) or {})}
