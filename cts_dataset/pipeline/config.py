@@ -94,12 +94,7 @@ class RunConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _clarifier_prompt(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "clarifier_prompt" in data:
-            data = dict(data)
-            chosen = data.pop("clarifier_prompt")
-            if chosen is not None:
-                data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
-        return data
+        return fold_clarifier_prompt(data, "run config") if isinstance(data, dict) else data
 
     def prompt_for(self, role: str) -> str:
         """The prompt a role plays with: its own, else the protocol's version."""
@@ -145,6 +140,21 @@ def resolve(config: RunConfig) -> RunConfig:
     return config.model_copy(update=changes)
 
 
+def fold_clarifier_prompt(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """``clarifier_prompt: X`` as ``prompts: {clarifier: X}`` (``null``: no choice); two different choices
+    are refused."""
+    if "clarifier_prompt" not in data:
+        return data
+    data = dict(data)
+    chosen = data.pop("clarifier_prompt")
+    named = (data.get("prompts") or {}).get("clarifier")
+    if chosen is not None and named is not None and named != chosen:
+        raise ConfigError(f"{where}: clarifier_prompt {chosen!r} and prompts.clarifier {named!r} disagree; keep one")
+    if chosen is not None:
+        data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
+    return data
+
+
 def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
     """A YAML config file (optional) with CLI overrides on top (None values mean 'not given')."""
     data: dict[str, Any] = {}
@@ -154,13 +164,7 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
             raise ConfigError(f"{path}: a run config must be a YAML mapping")
         data.update(loaded)
     generation = overrides.pop("generation", None) or {}
-    if "clarifier_prompt" in data:  # the file's shorthand, so that flags merge over it
-        chosen = data.pop("clarifier_prompt")
-        named = (data.get("prompts") or {}).get("clarifier")
-        if chosen is not None and named is not None and named != chosen:
-            raise ConfigError(f"{path}: clarifier_prompt {chosen!r} and prompts.clarifier {named!r} disagree; keep one")
-        if chosen is not None:
-            data["prompts"] = {**(data.get("prompts") or {}), "clarifier": chosen}
+    data = fold_clarifier_prompt(data, str(path))  # the file's shorthand first, so that flags merge over it
     data["prompts"] = {**(data.get("prompts") or {}), **(overrides.pop("prompts", None) or {})}
     data.update({k: v for k, v in overrides.items() if v is not None})
     for role, settings in generation.items():  # CLI settings merge over the file's, field by field

@@ -137,6 +137,10 @@ def deterministic_rewrite(blurred_query: str, dialogue: Sequence[QA], language: 
     return f"{blurred_query.rstrip()}{opening}{joiner.join(answers)}{closing}"
 
 
+def _cjk_bigram(token: str) -> bool:
+    return len(token) > 1 and bool(re.match(rf"[{CJK}]", token))
+
+
 def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) -> str | None:
     """Why a rewrite cannot be used (None when it can): it drops the query or what the user said, or adds
     what nobody said."""
@@ -149,14 +153,13 @@ def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) ->
     for answer in elicited(dialogue):  # what the dialogue was for: a rewrite without it wastes the turn
         # A leading "yes"/"是的" confirms the question's words: a rewrite need not say it. CJK bigrams do not
         # count (as below): a fluent rewrite may join the answer's characters to other words.
-        said = {w for w in tokenize(_CONFIRMATION.sub("", answer, count=1))
-                if not (len(w) > 1 and re.match(rf"[{CJK}]", w))}
+        said = {w for w in tokenize(_CONFIRMATION.sub("", answer, count=1)) if not _cjk_bigram(w)}
         if said and len(said & words) / len(said) < MIN_ANSWER_SHARE:
             return f"drops the answer {answer!r}"
     allowed = query | {w for qa in dialogue for text in (qa.question, qa.answer) for w in tokenize(text)}
     # CJK text is tokenised into characters and bigrams: a fluent rewrite forms new bigrams at word
     # joins, so only characters count as added content there.
-    added = sorted(w for w in words - allowed if not (len(w) > 1 and re.match(rf"[{CJK}]", w)))
+    added = sorted(w for w in words - allowed if not _cjk_bigram(w))
     if len(added) > MAX_NEW_WORDS:
         return f"adds words nobody said: {', '.join(added[:8])}"
     return None
