@@ -2,7 +2,7 @@
 
     python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
-        [--answerer-prompt v2] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
+        [--answerer-prompt v2] [--choose-prompt v3] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
 Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, ``final`` for the third held back, or ``fresh``
 for answerer_fresh.jsonl, written after the prompts were chosen and never used to tune them):
@@ -64,9 +64,20 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 
 
 # -- probes ---------------------------------------------------------------------------------------------
+REALISTIC = {"realistic-dev": "dev", "realistic-heldout": "heldout"}
+
+
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:
     """A probe file's rows of one split; its ``_fresh`` sibling (written after the prompts were chosen,
-    never used to tune them) holds the ``fresh`` split."""
+    never used to tune them) holds the ``fresh`` split, its ``_realistic`` sibling the ``realistic-dev``
+    and ``realistic-heldout`` splits (demo intents and written Chinese search needs, questions as real
+    clarifiers ask them; the held-out part was never used to tune a prompt or a mechanism)."""
+    if split in REALISTIC:
+        path = PROBES / name.replace(".jsonl", "_realistic.jsonl")
+        if not path.is_file():  # only the answerer has realistic probes
+            return []
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [r for r in rows if r["split"] == REALISTIC[split]]
     files = [PROBES / name, PROBES / name.replace(".jsonl", "_fresh.jsonl")]
     rows = [json.loads(line) for path in files if path.is_file()
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -115,6 +126,26 @@ def held_out_problems(answers: list[dict], questions: list[dict], rewrites: list
     problems += [f"{pid}: {value!r} is a demo constraint value" for pid, value in given if value.strip().lower() in values]
     problems += [f"{r['id']}: {r['expected']!r} not in its intent" for r in answers
                  if r["expected"] != UNKNOWN and r["expected"] not in r["intent"]]
+    return problems
+
+
+def realistic_problems(rows: list[dict[str, Any]]) -> list[str]:
+    """Realistic probes that misquote their demo instance, label a value their intent does not hold, or put
+    one intent in both the dev and the held-out part."""
+    demo = {i.id: i for i in load()}
+    problems, split_of = [], {}
+    for r in rows:
+        values = [r["expected"], *r.get("accept", [])]
+        problems += [f"{r['id']}: {v!r} is neither unknown nor a span of the intent" for v in values
+                     if v != UNKNOWN and v not in r["intent"]]
+        if r["source"].startswith("demo:"):
+            instance = demo.get(r["source"].removeprefix("demo:"))
+            if instance is None or (instance.fused_query, instance.blurred_query) != (r["intent"], r["blurred"]):
+                problems.append(f"{r['id']}: intent or blurred query differs from {r['source']}")
+        if split_of.setdefault(r["intent"], r["split"]) != r["split"]:
+            problems.append(f"{r['id']}: its intent is in both the dev and the held-out part")
+        if r.get("yes_no") not in (None, "yes", "no"):
+            problems.append(f"{r['id']}: yes_no is {r['yes_no']!r}")
     return problems
 
 
@@ -172,12 +203,28 @@ def settings(role: str, prompt: str) -> RoleSettings:
     return RoleSettings(prompt_version=prompt, sampling=Sampling(max_tokens=ROLE_MAX_TOKENS[role]))
 
 
-def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: Sequence[str], prompt: str) -> dict:
-    views = [AnswererView(p["intent"], p["language"], p["question"]) for p in probes]
-    role = settings("user_answerer", prompt)
-    figures: dict[str, Any] = {"prompt": prompt, "modes": {}}
+def right(answer: str, probe: dict) -> bool:
+    """An answerable probe answered with the intent's value (or one of its accepted forms)."""
+    return any(holds(answer, value) for value in [probe["expected"], *probe.get("accept", [])])
+
+
+def polarity_right(answer: Any, probe: dict) -> bool | None:
+    """A yes/no probe's answer says yes or no as its label does (None: not a yes/no probe, or unknown)."""
+    if not probe.get("yes_no") or answer.is_unknown:
+        return None
+    said = answer.text.strip().lower()
+    word = "yes" if said.startswith(("yes", "是")) else "no" if said.startswith(("no", "不")) else ""
+    return word == probe["yes_no"]
+
+
+def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: Sequence[str], prompt: str,
+                   choose_prompt: str = "v3") -> dict:
+    """``choose`` plays ``choose_prompt`` (its prompt lists the options); the free-form modes ``prompt``."""
+    views = [AnswererView(p["intent"], p["language"], p["question"], p.get("blurred", "")) for p in probes]
+    figures: dict[str, Any] = {"prompt": prompt, "choose_prompt": choose_prompt, "modes": {}}
     for mode in modes:
-        answers, timing = timer.run(f"answerer {mode}", lambda mode=mode: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
+        role = settings("user_answerer", choose_prompt if mode == "choose" else prompt)
+        answers, timing = timer.run(f"answerer {mode}", lambda mode=mode, role=role: answerer.answer(model, views, role, mode=mode))  # type: ignore[arg-type]
         per_language = {}
         for language in LANGUAGES:
             rows = [(p, a) for p, a in zip(probes, answers, strict=True) if p["language"] == language]
@@ -185,18 +232,31 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
             unanswerable = [(p, a) for p, a in rows if p["expected"] == UNKNOWN]
             per_language[language] = {
                 "n": len(rows), "answerable": len(answerable), "unanswerable": len(unanswerable),
-                "answered": pct(sum(holds(a.text, p["expected"]) for p, a in answerable), len(answerable)),
+                "answered": pct(sum(right(a.text, p) for p, a in answerable), len(answerable)),
                 "unknown": pct(sum(a.is_unknown for _, a in unanswerable), len(unanswerable)),
                 "invented": pct(sum(not a.is_unknown and bool(a.unsupported) for _, a in rows), len(rows)),
-                "wrong": pct(sum(not a.is_unknown and (p["expected"] == UNKNOWN or not holds(a.text, p["expected"]))
+                "wrong": pct(sum(not a.is_unknown and (p["expected"] == UNKNOWN or not right(a.text, p))
                                  for p, a in rows), len(rows)),
+                "yes_no_right": pct(sum(polarity_right(a, p) is True for p, a in rows),
+                                    sum(polarity_right(a, p) is not None for p, a in rows)),
+                "by_style": _by_style(rows),
                 "replaced": sum(bool(a.replaced) for _, a in rows),
                 "unparsed": sum(not a.parsed and not a.error for _, a in rows),
                 "errors": sum(bool(a.error) for _, a in rows)}
-        items = [{"id": p["id"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced,
+        items = [{"id": p["id"], "question": p["question"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced,
                   "unsupported": list(a.unsupported)} for p, a in zip(probes, answers, strict=True)]
         figures["modes"][mode] = {"languages": per_language, "timing": timing, "items": items}
     return figures
+
+
+def _by_style(rows: list[tuple[dict, Any]]) -> dict[str, dict[str, Any]]:
+    """Per probe style (paraphrase, confirm_yes, ...): probes and the share right (answered or unknown)."""
+    out: dict[str, dict[str, Any]] = {}
+    for style in sorted({p.get("style", "") for p, _ in rows} - {""}):
+        chosen = [(p, a) for p, a in rows if p.get("style") == style]
+        ok = [a.is_unknown if p["expected"] == UNKNOWN else right(a.text, p) for p, a in chosen]
+        out[style] = {"n": len(chosen), "right": pct(sum(ok), len(ok))}
+    return out
 
 
 def bench_clarifier(model: LoadedModel, timer: Timer, probes: list[dict], demo: list[Any], prompts: Sequence[str]) -> dict:
@@ -279,12 +339,15 @@ def print_tables(result: dict) -> None:
             a = result["answerer"]
             first = next(iter(a["modes"].values()))["languages"][language]
             print(f"\nanswerer (prompt {a['prompt']}): {first['n']} probes, {first['answerable']} answerable")
-            print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'wrong':>8}{'replaced':>9}{'unparsed':>9}"
-                  f"{'s/req':>7}")
+            print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'wrong':>8}{'yes/no':>8}{'replaced':>9}"
+                  f"{'unparsed':>9}{'s/req':>7}")
             for mode, m in a["modes"].items():
                 f = m["languages"][language]
                 print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}{shown(f['wrong']):>8}"
-                      f"{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
+                      f"{shown(f['yes_no_right']):>8}{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
+                if f["by_style"]:
+                    print("         right by style: " + ", ".join(f"{k} {shown(v['right'])} of {v['n']}"
+                                                           for k, v in f["by_style"].items()))
         if "clarifier" in result:
             print(f"\nclarifier\n{'set':<8}{'prompt':<8}{'re-ask':<8}{'n':>4}{'valid':>8}{'re-asked':>9}{'on-type':>9}"
                   f"{'to-user':>9}{'s/req':>7}")
@@ -313,11 +376,13 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(ANSWER_MODES), help="answer modes")
     smoke = load_config(preset="cpu-smoke")  # what the main job plays, unless told otherwise
     parser.add_argument("--clarifier-prompts", default=",".join(dict.fromkeys(("v1", smoke.prompt_for("clarifier")))))
-    parser.add_argument("--answerer-prompt", default=smoke.prompt_for("user_answerer"))
+    parser.add_argument("--answerer-prompt", default="v2", help="the free-form modes' answerer prompt")
+    parser.add_argument("--choose-prompt", default=smoke.prompt_for("user_answerer") if smoke.answer_mode == "choose"
+                        else "v3", help="answer mode choose's prompt (it lists ${options})")
     parser.add_argument("--rewriter-prompt", default=smoke.prompt_for("rewriter"))
     parser.add_argument("--answerer-probes", help="your own answerer probes (JSONL: intent, question, expected, "
                         "language; expected is a span of the intent or unknown): all of its rows are run")
-    parser.add_argument("--split", default="dev", choices=("dev", "final", "fresh", "all"))
+    parser.add_argument("--split", default="dev", choices=("dev", "final", "fresh", "all", *REALISTIC))
     parser.add_argument("--demo", type=int, default=50, help="demo-split blurred queries for the clarifier (0: none)")
     parser.add_argument("--demo-from", type=int, default=0, help="the first of them (0-based)")
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the registry's, else all cores)")
@@ -327,7 +392,7 @@ def main() -> None:
     roles = args.roles.split(",")
 
     answers = read_probes("answerer.jsonl", args.split) if not args.answerer_probes else own_probes(args.answerer_probes)
-    if args.split == "fresh" or args.answerer_probes:  # probes for the answerer only
+    if args.split in ("fresh", *REALISTIC) or args.answerer_probes:  # probes for the answerer only
         if roles != ["answerer"]:
             print("fresh and own probes are answerer probes: running the answerer only", file=sys.stderr)
         roles = ["answerer"]
@@ -337,6 +402,9 @@ def main() -> None:
                                  read_probes("rewriter.jsonl", "all"))
     if problems:
         raise SystemExit("probes not held out from the demo data:\n" + "\n".join(problems))
+    if args.split in REALISTIC and (wrong := realistic_problems(read_probes("answerer.jsonl", "realistic-dev")
+                                                                 + read_probes("answerer.jsonl", "realistic-heldout"))):
+        raise SystemExit("realistic probes with problems:\n" + "\n".join(wrong))
 
     scratch = tempfile.TemporaryDirectory()
     cache = ResponseCache(args.cache or Path(scratch.name) / "responses.sqlite")
@@ -350,7 +418,8 @@ def main() -> None:
                               "loadavg_start": [round(x, 2) for x in os.getloadavg()]}
     timer = Timer(model)
     if "answerer" in roles:
-        result["answerer"] = bench_answerer(model, timer, answers, args.modes.split(","), args.answerer_prompt)
+        result["answerer"] = bench_answerer(model, timer, answers, args.modes.split(","), args.answerer_prompt,
+                                            args.choose_prompt)
     if "clarifier" in roles:
         demo = load()[args.demo_from:args.demo_from + args.demo] if args.demo else []
         result["clarifier"] = bench_clarifier(model, timer, questions, demo, args.clarifier_prompts.split(","))

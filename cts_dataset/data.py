@@ -35,3 +35,27 @@ def load(split: str = "demo") -> list[Instance]:
 def dataset_revision(split: str = "demo") -> str:
     """A content hash of a split's data file: runs record it so results name the data they used."""
     return hashlib.sha256(split_path(split).read_bytes()).hexdigest()[:16]
+
+
+def stratified_sample(instances: list[Instance], n: int) -> list[Instance]:
+    """``n`` instances spread over the types of their first removed constraint, in proportion to each
+    type's share (largest remainders, at least one of each type when ``n`` allows), evenly spaced within a
+    type, in dataset order. A rule on the data alone: it never looks at a score, so it is fixed per split."""
+    if n >= len(instances):
+        return list(instances)
+    groups: dict[str, list[Instance]] = {}
+    for instance in instances:
+        kind = instance.removed_constraints[0].type.value if instance.removed_constraints else "none"
+        groups.setdefault(kind, []).append(instance)
+    kinds = sorted(groups)
+    floor = 1 if n >= len(kinds) else 0
+    quota = {k: max(floor, n * len(groups[k]) // len(instances)) for k in kinds}
+    remainders = sorted(kinds, key=lambda k: (-(n * len(groups[k]) % len(instances)), k))
+    while sum(quota.values()) < n:
+        for kind in remainders:
+            if sum(quota.values()) < n and quota[kind] < len(groups[kind]):
+                quota[kind] += 1
+    while sum(quota.values()) > n:  # the floor of one each overshot: trim the largest types
+        quota[max(kinds, key=lambda k: (quota[k], k))] -= 1
+    chosen = {id(groups[k][int((i + 0.5) * len(groups[k]) / quota[k])]) for k in kinds for i in range(quota[k])}
+    return [i for i in instances if id(i) in chosen]

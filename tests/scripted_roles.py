@@ -7,7 +7,8 @@ from cts_dataset.models.scripted import ScriptedModel
 
 def answer_from_intent(request):
     """A faithful scripted user: states the year if the intent has one, else unknown."""
-    intent, question = request.messages[1].content.split("\n")[:2]
+    lines = request.messages[1].content.split("\n")  # need, [options,] question: whichever the prompt lists
+    intent, question = lines[0], lines[-1] if lines[-1].strip() else lines[-2]
     if "year" not in question:
         return json.dumps({"answer": "unknown"})
     years = [w.strip(",.?") for w in intent.split() if w.strip(",.?").isdigit() and len(w.strip(",.?")) == 4]

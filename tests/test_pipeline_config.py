@@ -20,13 +20,15 @@ def test_presets_fill_the_roles_and_flags_override_yaml(tmp_path):
 
 def test_each_role_plays_its_own_prompt_over_the_presets(tmp_path):
     smoke = load_config()
-    assert [smoke.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")] == ["v3", "v2", "v1"]
+    assert [smoke.prompt_for(r) for r in ("clarifier", "user_answerer", "rewriter")] == ["v3", "v3", "v1"]
+    assert smoke.answer_mode == "choose" and load_config(preset="ctsbench-v1").answer_mode == "replace"
+    assert load_config(answer_mode="spans").answer_mode == "spans"  # the user's choice over the preset's
     mine = load_config(prompts={"user_answerer": "v1"})
     assert mine.prompt_for("user_answerer") == "v1" and mine.prompt_for("clarifier") == "v3"
     path = tmp_path / "run.yaml"
     path.write_text("clarifier_prompt: mine.yaml\nprompts: {rewriter: rw.yaml}\n")
     from_file = load_config(path, prompts={"rewriter": "v1"})
-    assert from_file.prompts == {"clarifier": "mine.yaml", "user_answerer": "v2", "rewriter": "v1"}
+    assert from_file.prompts == {"clarifier": "mine.yaml", "user_answerer": "v3", "rewriter": "v1"}
     (tmp_path / "none.yaml").write_text("clarifier_prompt: null\n")  # "no override", as before prompts existed
     assert load_config(tmp_path / "none.yaml").prompt_for("clarifier") == "v3"
     (tmp_path / "both.yaml").write_text("clarifier_prompt: v1\nprompts: {clarifier: v2}\n")

@@ -38,7 +38,7 @@ def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, sear
         assert [p.split(":")[0] for p in pairs] == [f"Q{n}" for n in range(1, k + 1)], request.tag
     folder = tmp_path / "run"
     answers = [json.loads(line) for line in (folder / "answer.jsonl").read_text().splitlines()]
-    assert len(answers) == 18 and all(a["prompt"] == "answerer/v2/en" for a in answers)  # cpu-smoke's
+    assert len(answers) == 18 and all(a["prompt"] == "answerer/v3/en" for a in answers)  # cpu-smoke's
     searches = (folder / "search.jsonl").read_text().splitlines()
     assert len(searches) == 6 * 5  # baseline + clarify@1..3 + oracle
     conditions = summary["conditions"]

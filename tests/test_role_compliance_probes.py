@@ -44,3 +44,16 @@ def test_the_fresh_answerer_probes_share_no_intent_with_the_others():
     fresh = {r["intent"] for r in answers if r["split"] == "fresh"}
     assert len(fresh) >= 80 and not fresh & {r["intent"] for r in answers if r["split"] != "fresh"}
     assert all(r["expected"] == "unknown" or r["expected"] in r["intent"] for r in answers)
+
+
+def test_the_realistic_answerer_probes_are_labelled_spans_split_by_intent():
+    dev, heldout = (role_compliance.read_probes("answerer.jsonl", f"realistic-{s}") for s in ("dev", "heldout"))
+    assert role_compliance.realistic_problems(dev + heldout) == []
+    for language in ("en", "zh"):
+        rows = [r for r in heldout if r["language"] == language]
+        assert len(rows) >= 130, "enough held-out probes per language"
+        styles = Counter(r["style"] for r in rows)
+        assert {"paraphrase", "confirm_yes", "confirm_no", "unanswerable", "region_unstated"} <= set(styles)
+        assert sum(r["expected"] == "unknown" for r in rows) >= 40 and sum(r["expected"] != "unknown" for r in rows) >= 60
+    broken = [{**dev[0], "expected": "not in the intent"}, {**dev[1], "split": "heldout"}]
+    assert len(role_compliance.realistic_problems(broken + dev[2:])) == 2  # the check can fail

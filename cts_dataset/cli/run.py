@@ -69,6 +69,8 @@ def _prompts(values: tuple[str, ...], clarifier_prompt: str | None) -> dict[str,
 @click.option("--show-budget", is_flag=True, default=None, help="Tell the clarifier the budget (one dialogue per k).")
 @click.option("--dataset", help="A shipped split (demo) or an instances JSONL file.")
 @click.option("--limit", type=int, help="Run the first N instances only.")
+@click.option("--sample", type=int, help="Run a fixed sample of N instances, stratified by removed-constraint type "
+              "(the main job runs --sample 20).")
 @click.option("--ids", help="Comma-separated instance ids to run (in this order).")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), help="The run folder (resumed if it exists).")
 @click.option("--clarifier-prompt", help="The clarifier's prompt apart from the protocol's: a shipped version or a YAML file.")
@@ -77,9 +79,11 @@ def _prompts(values: tuple[str, ...], clarifier_prompt: str | None) -> dict[str,
 @click.option("--generation", "generation", multiple=True, metavar="ROLE.KEY=VALUE",
               help="Per-role generation: clarifier.max_tokens=2048, clarifier.temperature=0.7, "
                    "clarifier.enable_thinking=true (other keys go to the chat template).")
-@click.option("--answer-mode", type=click.Choice(["replace", "spans", "off"]),
-              help="User-answerer guard [default: replace]: an answer with words the intent lacks becomes unknown; "
-                   "spans also constrains answers to spans of the intent.")
+@click.option("--answer-mode", type=click.Choice(["choose", "replace", "spans", "off"]),
+              help="How the user answerer answers [default: the preset's; cpu-smoke: choose]: choose picks one of the "
+                   "intent's phrases or unknown under a choice grammar (prompt v3); the free-form modes (prompts v1, v2) "
+                   "guard a written answer: replace turns an answer with words the intent lacks into unknown, spans "
+                   "also constrains it to spans of the intent.")
 @click.option("--repeats", type=int, help="Dialogues per instance (for sampled clarifiers); the spread is reported.")
 @click.option("--max-errors", type=int, help="Stop once more requests than this failed after retries [default: 10].")
 @click.option("--retry-unscored", is_flag=True, default=None, help="Judge again the items with unscored nuggets.")
@@ -89,7 +93,7 @@ def _prompts(values: tuple[str, ...], clarifier_prompt: str | None) -> dict[str,
 def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str | None, preset: str | None,
         user_answerer: str | None, rewriter: str | None, searcher: str | None, search_model: str | None,
         judge: str | None, judge_prompt: str | None, budgets: tuple[str, ...], conditions: str | None, show_budget: bool | None,
-        dataset: str | None, limit: int | None, ids: str | None, out_dir: Path | None, clarifier_prompt: str | None,
+        dataset: str | None, limit: int | None, sample: int | None, ids: str | None, out_dir: Path | None, clarifier_prompt: str | None,
         prompts: tuple[str, ...],
         generation: tuple[str, ...], answer_mode: str | None, repeats: int | None, max_errors: int | None, retry_unscored: bool | None,
         executor: str | None, no_cache: bool, quiet: bool) -> None:
@@ -113,7 +117,7 @@ def run(extra_budgets: tuple[int, ...], config_path: Path | None, clarifier: str
             config_path, clarifier=clarifier, preset=preset, user_answerer=user_answerer, rewriter=rewriter,
             searcher=searcher_config, judge=judge, judge_prompt=judge_prompt, budgets=_budgets(budgets, extra_budgets),
             conditions=conditions.split(",") if conditions else None, show_budget=show_budget, dataset=dataset,
-            limit=limit, ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None, out_dir=out_dir, cache=False if no_cache else None,
+            limit=limit, sample=sample, ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None, out_dir=out_dir, cache=False if no_cache else None,
             prompts=_prompts(prompts, clarifier_prompt),
             generation=_generation(generation), answer_mode=answer_mode, repeats=repeats, max_errors=max_errors, retry_unscored=retry_unscored,
             executor=executor,

@@ -32,6 +32,10 @@ def load_instances(config: RunConfig) -> list[Instance]:
         if unknown:
             raise ConfigError(f"--ids: {', '.join(unknown)} not in dataset {config.dataset!r}")
         instances = [by_id[i] for i in config.ids]
+    if config.sample:
+        from cts_dataset.data import stratified_sample
+
+        instances = stratified_sample(instances, config.sample)
     return instances[: config.limit] if config.limit else instances
 
 

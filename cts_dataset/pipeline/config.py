@@ -69,6 +69,8 @@ class RunConfig(BaseModel):
     show_budget: bool = False
     dataset: str = Field("demo", description="A shipped split name or a path to an instances JSONL file.")
     limit: int | None = Field(None, ge=1)
+    sample: int | None = Field(None, ge=1, description="Run a fixed sample of this many instances, stratified by "
+                               "the type of their first removed constraint (cts_dataset.data.stratified_sample).")
     ids: list[str] | None = Field(None, description="Run these instances only (in this order).")
     out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
     prompt_version: str = Field("v1", description="The interaction roles' prompts, unless `prompts` (or the "
@@ -77,9 +79,11 @@ class RunConfig(BaseModel):
         default_factory=dict, description="A role's own prompt: a shipped version (v2) or a YAML file path. "
         "`clarifier_prompt: X` is short for `prompts: {clarifier: X}`.")
     generation: dict[Literal["clarifier", "user_answerer", "rewriter"], Generation] = Field(default_factory=dict)
-    answer_mode: Literal["off", "replace", "spans"] = Field(
-        "replace", description="User-answerer guard: spans (answers are spans of the intent or unknown) and "
-        "replace (an answer holding words the intent lacks becomes unknown), or off.")
+    answer_mode: Literal["off", "replace", "spans", "choose"] | None = Field(
+        None, description="How the user answerer answers: choose (picks one of the intent's phrases or unknown "
+        "under a choice grammar), or the paper's free-form answerer guarded by replace (an answer holding words "
+        "the intent lacks becomes unknown) or spans (constrained to spans of the intent, then replace), or off "
+        "(recorded only). Default: the preset's.")
     clarifier_reask: bool = Field(True, description="Ask once more when a reply is not one short question.")
     rewriter_guard: bool = Field(True, description="Keep the query when nothing was elicited; fall back to the "
                                  "query plus the answers when a rewrite drops the query or an answer, or adds what nobody said.")
@@ -135,6 +139,8 @@ def resolve(config: RunConfig) -> RunConfig:
             changes[role] = fixed[role]
     if config.searcher is None:
         changes["searcher"] = SearcherConfig.model_validate(fixed["searcher"])
+    if config.answer_mode is None:
+        changes["answer_mode"] = fixed.get("answer_mode", "replace")
     if fixed.get("prompts"):  # the preset's prompts, under the ones the user chose
         changes["prompts"] = {**fixed["prompts"], **config.prompts}
     return config.model_copy(update=changes)

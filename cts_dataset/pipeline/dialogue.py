@@ -137,7 +137,8 @@ def answer_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
     model = run.models["user_answerer"]
     asked = [run.store["clarify"].get(record_key(d.key(turn))) for d in chunk]
     callable_ = [(d, q) for d, q in zip(chunk, asked, strict=True) if q["valid"]]
-    views = [AnswererView(d.instance.fused_query, d.instance.language, q["question"]) for d, q in callable_]
+    views = [AnswererView(d.instance.fused_query, d.instance.language, q["question"], d.instance.blurred_query)
+             for d, q in callable_]
     tags = [record_key(d.key(turn)) for d, _ in callable_]
     settings = run.role_settings("user_answerer", chunk[0].repeat)
     if not views:

@@ -24,7 +24,8 @@ from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, ROLES, RunConfig, defau
 from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play, turns_done
 from cts_dataset.pipeline.identity import check_identity, model_identity
 from cts_dataset.pipeline.store import RunStore, record_key
-from cts_dataset.protocol import guards, rewriter
+from cts_dataset.protocol import answerer, guards, rewriter
+from cts_dataset.protocol.prompts import LANGUAGES
 from cts_dataset.protocol.role_guards import GUARDS_VERSION
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
@@ -122,6 +123,9 @@ class Experiment:
         self.instances = components.load_instances(config)
         self.settings = {role: self._settings(role) for role in ROLES}
         self.prompt_ids = components.prompt_ids({role: config.prompt_for(role) for role in ROLES})
+        if not callable(getattr(models.get("user_answerer"), "answer_views", None)):  # a person needs no prompt
+            for language in LANGUAGES:
+                answerer.check_prompt(self.prompt("user_answerer", language), config.answer_mode)
         # The cheap part of the identity first: refusing after minutes of engine start-up would waste them.
         self._stored = self._stored_identity()
         check_identity(_pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))

@@ -338,7 +338,10 @@ def render_markdown(summary: dict[str, Any]) -> str:
         from cts_dataset.diagnostics import render_markdown as diagnostics_markdown
 
         text += "\n" + diagnostics_markdown(summary["diagnostics"])
-    return text
+    from cts_dataset.pipeline.reading import plain_reading
+
+    reading = plain_reading(summary)
+    return text + ("\n" + "\n".join(reading) + "\n" if reading else "")
 
 
 def write_summary(folder: Path, summary: dict[str, Any]) -> None:

@@ -1,5 +1,10 @@
 """The User Answerer: answers a question only from what the hidden intent states, else ``unknown``.
 
+Answer modes (``mode``): ``choose`` offers the intent's own phrases (what the query left out first, see
+:mod:`.answer_choices`) and ``unknown`` under a choice grammar, and phrases the chosen span as the
+answer (``Yes, 1976`` to a yes/no question); ``replace`` and ``spans`` let the model write (the paper's
+free-form answerer) and guard what it wrote; ``off`` records without guarding.
+
 The answer is the only channel from the intent to the clarifier and the rewriter, so it is guarded:
 a reply that is not the requested JSON is never forwarded (it may echo the intent): it becomes
 ``unknown`` and is counted as unparsed; a failed request forwards nothing and is retried on a rerun.
@@ -14,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
+from cts_dataset.prompts import ChatPrompt, PromptError
+from cts_dataset.protocol.answer_choices import answer_of, choices, typed_choice
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
@@ -48,11 +55,38 @@ class Answer:
         return not self.unsupported
 
 
+def check_prompt(prompt: ChatPrompt, mode: AnswerMode) -> None:
+    """A choosing answerer's prompt lists the options; a writing one's does not."""
+    lists = "options" in prompt.placeholders
+    if lists != (mode == "choose"):
+        need = "a prompt with ${options} (v3)" if mode == "choose" else "a prompt without ${options} (v1, v2)"
+        other = "choose" if lists else "replace, spans or off"
+        raise PromptError(f"user-answerer prompt {prompt.id}: answer mode {mode!r} needs {need}; "
+                          f"this prompt is for answer mode {other}")
+
+
+def options_of(view: AnswererView) -> list[str]:
+    """What a choosing answerer may answer: the intent's phrases (the query's missing words first), unknown."""
+    return [*choices(view.fused_query, view.blurred_query, view.language), UNKNOWN]
+
+
 def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "", mode: AnswerMode = "off") -> ChatRequest:
     prompt = settings.prompt("answerer", view.language)
-    messages = prompt.render(fused_query=view.fused_query, question=view.question)
-    schema = span_schema(view.fused_query, view.language) if mode == "spans" else ANSWER_SCHEMA
+    check_prompt(prompt, mode)
+    if mode == "choose":
+        options = options_of(view)
+        messages = prompt.render(fused_query=view.fused_query, question=view.question,
+                                 options=" | ".join(json.dumps(o, ensure_ascii=False) for o in options))
+        schema = _enum_schema(options)
+    else:
+        messages = prompt.render(fused_query=view.fused_query, question=view.question)
+        schema = span_schema(view.fused_query, view.language) if mode == "spans" else ANSWER_SCHEMA
     return settings.request(ROLE, messages, tag, StructuredOutput(json_schema=schema))
+
+
+def _enum_schema(options: Sequence[str]) -> dict:
+    return {"type": "object", "properties": {"answer": {"type": "string", "enum": list(options)}},
+            "required": ["answer"], "additionalProperties": False}
 
 
 def normalise(answer: str) -> str:
@@ -90,8 +124,15 @@ def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode) -> 
     if response.failed:
         return Answer(text=UNKNOWN, raw="", parsed=False, unsupported=(), error=response.error)
     answer = parse_answer(response.text, view.fused_query)
+    if mode == "choose" and answer.parsed:
+        if answer.text != UNKNOWN and answer.text not in options_of(view):  # a backend that ignored the grammar
+            answer = replace(answer, text=UNKNOWN, replaced=answer.text)
+        else:
+            span = typed_choice(view.question, answer.text, view.fused_query, view.blurred_query, view.language)
+            answer = replace(answer, text=answer_of(view.question, span, view.fused_query, view.language))
+            answer = replace(answer, unsupported=() if answer.is_unknown else unsupported_words(answer.text, view.fused_query))
     if response.finish_reason == "length" and not response.text.strip():
         answer = replace(answer, empty_at_length=True)
-    if mode != "off" and answer.unsupported:
+    if mode != "off" and answer.unsupported and not answer.replaced:
         answer = replace(answer, text=UNKNOWN, replaced=answer.text)
     return answer

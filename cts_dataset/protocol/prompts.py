@@ -48,13 +48,27 @@ def load_prompt_file(path: str | os.PathLike, role: str, language: str, referenc
 @cache
 def _load_file(path: str, role: str, language: str, reference: str, _state: tuple[int, int]) -> ChatPrompt:
     prompt = load_chat_prompt(Path(path), f"{role}/{Path(path).name}/{language}", section=language)
-    shipped = load_prompt(role, reference, language)
+    # A file in the format of any shipped version will do (the answerer's v3 lists ${options}, v1 does not);
+    # the error names the mismatch against ``reference``.
+    problems = {version: _mismatch(prompt, load_prompt(role, version, language), role)
+                for version in [reference, *(v for v in shipped_versions(role) if v != reference)]}
+    if all(problems.values()):
+        raise PromptError(problems[reference])
+    return prompt
+
+
+def shipped_versions(role: str) -> list[str]:
+    folder = resources.files("cts_dataset.protocol").joinpath("prompts")
+    return sorted(p.name[len(role) + 1:-5] for p in folder.iterdir() if p.name.startswith(f"{role}.") and p.name.endswith(".yaml"))
+
+
+def _mismatch(prompt: ChatPrompt, shipped: ChatPrompt, role: str) -> str:
+    """Why ``prompt`` is not in the format of ``shipped`` ("" when it is)."""
     mine = {"system": prompt.system, "user": prompt.user, **dict(prompt.fragments)}
     for field, template in (("system", shipped.system), ("user", shipped.user), *shipped.fragments):
         if field not in mine:
-            raise PromptError(f"{prompt.where(field)}: missing (the {role} prompt needs it)")
+            return f"{prompt.where(field)}: missing (the {role} prompt needs it)"
         needed, found = placeholders_of(template, shipped.where(field)), placeholders_of(mine[field], prompt.where(field))
         if found != needed:
-            raise PromptError(f"{prompt.where(field)}: placeholders {sorted(found)}, but the {role} role "
-                              f"fills {sorted(needed)}")
-    return prompt
+            return f"{prompt.where(field)}: placeholders {sorted(found)}, but the {role} role fills {sorted(needed)}"
+    return ""

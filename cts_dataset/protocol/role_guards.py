@@ -1,6 +1,7 @@
 """Role guards: protocol rules that make any model safe to use in a role, whatever its size.
 
-- User answerer (``answer_mode``): ``spans`` constrains the answer to spans of the intent or
+- User answerer (``answer_mode``): ``choose`` lets the model pick one of the intent's phrases or
+  ``unknown`` under a choice grammar (see :mod:`.answer_choices`), then applies ``replace``; ``spans`` constrains the answer to spans of the intent or
   ``unknown`` (an enum in the structured output, so the model cannot write anything else) and then
   applies ``replace``; ``replace`` turns an answer holding content words the intent does not contain
   into ``unknown`` (counted); ``off`` records such answers and forwards them.
@@ -18,11 +19,12 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Literal
 
+from cts_dataset.protocol import word_forms
 from cts_dataset.protocol.views import QA, UNKNOWN
 from cts_dataset.text import CJK, tokenize
 
-AnswerMode = Literal["off", "replace", "spans"]
-ANSWER_MODES: tuple[str, ...] = ("off", "replace", "spans")
+AnswerMode = Literal["off", "replace", "spans", "choose"]
+ANSWER_MODES: tuple[str, ...] = ("off", "replace", "spans", "choose")
 
 MAX_QUESTION_WORDS = 40
 MAX_QUESTION_CHARS = 160  # CJK questions have no spaces
@@ -44,8 +46,9 @@ _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是�
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
-# Bump when a guard's rule changes: it is part of a run's identity, so a folder is not resumed across it.
-GUARDS_VERSION = 2
+# Bump when a guard's rule changes (here, in word_forms or in answer_choices): it is part of a run's
+# identity, so a folder is not resumed across it.
+GUARDS_VERSION = 3
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
 _DONT_KNOW = re.compile(r"^\s*(?:i\s+(?:don'?t|do not)\s+know|not sure|no idea|不知道|不清楚|不确定)\W*$", re.IGNORECASE)
@@ -81,10 +84,15 @@ def span_schema(fused_query: str, language: str) -> dict:
             "required": ["answer"], "additionalProperties": False}
 
 
+def stated(answer: str) -> str:
+    """What an answer states beyond a leading yes or no ("No, 1976" -> "1976"; "Yes" -> "")."""
+    return _CONFIRMATION.sub("", answer, count=1).strip()
+
+
 def unsupported_words(answer: str, fused_query: str) -> tuple[str, ...]:
-    """Content words of the answer that the intent does not contain (stemmed, stop words dropped)."""
-    intent = set(tokenize(fused_query))
-    return tuple(dict.fromkeys(w for w in tokenize(answer) if w not in intent))
+    """Content words of the answer that the intent does not contain (stemmed, stop words dropped; a
+    leading yes or no and other forms of the intent's words are not content the intent lacks)."""
+    return tuple(word_forms.unsupported(stated(answer), fused_query))
 
 
 # -- clarifier --------------------------------------------------------------------------------------
@@ -123,13 +131,15 @@ def asks_query_back(text: str, blurred_query: str) -> bool:
 
 # -- rewriter ---------------------------------------------------------------------------------------
 def elicited(dialogue: Sequence[QA]) -> list[str]:
-    """The answers that state something (not ``unknown``, not "I don't know")."""
-    return [qa.answer for qa in dialogue if qa.answer != UNKNOWN and qa.answer.strip() and not _DONT_KNOW.match(qa.answer)]
+    """The answers that state something (not ``unknown``, not "I don't know"); a bare yes or no states
+    nothing a query can hold, whichever it is."""
+    return [qa.answer for qa in dialogue
+            if qa.answer != UNKNOWN and qa.answer.strip() and not _DONT_KNOW.match(qa.answer) and stated(qa.answer)]
 
 
 def deterministic_rewrite(blurred_query: str, dialogue: Sequence[QA], language: str) -> str:
-    """The query with the elicited answers appended: what the rewrite falls back to."""
-    answers = elicited(dialogue)
+    """The query with what the elicited answers state appended: what the rewrite falls back to."""
+    answers = [stated(a) for a in elicited(dialogue)]
     if not answers:
         return blurred_query
     joiner = "；" if language == "zh" else "; "
@@ -153,7 +163,7 @@ def rewrite_problem(rewrite: str, blurred_query: str, dialogue: Sequence[QA]) ->
     for answer in elicited(dialogue):  # what the dialogue was for: a rewrite without it wastes the turn
         # A leading "yes"/"是的" confirms the question's words: a rewrite need not say it. CJK bigrams do not
         # count (as below): a fluent rewrite may join the answer's characters to other words.
-        said = {w for w in tokenize(_CONFIRMATION.sub("", answer, count=1)) if not _cjk_bigram(w)}
+        said = {w for w in tokenize(stated(answer)) if not _cjk_bigram(w)}
         if said and len(said & words) / len(said) < MIN_ANSWER_SHARE:
             return f"drops the answer {answer!r}"
     allowed = query | {w for qa in dialogue for text in (qa.question, qa.answer) for w in tokenize(text)}

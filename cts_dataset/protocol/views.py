@@ -40,11 +40,13 @@ class ClarifierView:
 
 @dataclass(frozen=True)
 class AnswererView:
-    """The User Answerer sees the hidden intent and one question, nothing else."""
+    """The User Answerer sees the hidden intent, one question and, optionally, its own query (a user
+    knows what they typed: a choosing answerer offers first what the query left out)."""
 
     fused_query: str
     language: str
     question: str
+    blurred_query: str = ""
 
 
 @dataclass(frozen=True)

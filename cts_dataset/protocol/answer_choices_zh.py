@@ -1,0 +1,78 @@
+"""Chinese options of a choosing answerer: the intent cut into words (jieba, the most used Chinese word
+segmenter: a dictionary and an HMM for unknown words, offline), so that an option is never half a word
+("桥公路" from 南京长江大桥公路桥)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from difflib import SequenceMatcher
+from functools import cache
+
+from cts_dataset.text import CJK
+
+MAX_RUN_WORDS = 3  # adjacent content words an option may join: 广州地铁3号线, HPV九价疫苗
+# Words that say how the question is asked, not what it is about.
+_FUNCTION = frozenset(
+    "的 地 得 了 着 过 是 吗 呢 吧 啊 呀 和 与 及 或 或者 还是 在 于 从 到 对 把 被 给 向 有 没有 要 需要 想 能 可以 会 应该 "
+    "哪 哪个 哪些 哪里 哪儿 哪一 哪种 什么 多少 几 几个 几点 几号 几针 怎么 怎样 如何 为什么 为何 谁 是否 是不是 请问 "
+    "一共 大概 大约 最 都 也 就 还 又 很 这 那 这个 那个 其 之 所 以 及其 等 中 里 上 下 一个 一下 具体 呢".split())
+_MEASURE = re.compile(r"^(?:年代|世纪|年|月|日|号|号线|届|岁|万|亿|个|名|位|次|米|元|千米|公里|度|%|点)")
+_PUNCT = re.compile(rf"^[^{CJK}A-Za-z0-9]+$")
+
+
+@cache
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """The words of a text with their offsets; a number joins its measure word (2023年, 3号线, 14岁)."""
+    out: list[tuple[str, int, int]] = []
+    for word, start, end in _jieba().tokenize(text):
+        if out and re.fullmatch(r"\d+(?:\.\d+)?", out[-1][0]) and _MEASURE.match(word):
+            out[-1] = (out[-1][0] + word, out[-1][1], end)
+        else:
+            out.append((word, start, end))
+    return out
+
+
+def is_content(word: str) -> bool:
+    return word not in _FUNCTION and not _PUNCT.match(word) and word.strip() != ""
+
+
+def _runs(tokens: list[tuple[str, int, int]], text: str) -> list[str]:
+    """Single content words, then runs of 2 .. MAX_RUN_WORDS adjacent ones, as written in ``text``."""
+    spans: list[str] = []
+    for size in range(1, MAX_RUN_WORDS + 1):
+        for i in range(len(tokens) - size + 1):
+            run = tokens[i:i + size]
+            if all(is_content(t[0]) for t in run):
+                spans.append(text[run[0][1]:run[-1][2]])
+    return spans
+
+
+def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
+    """The intent's words that the blurred query lacks, widened to whole words, then their parts."""
+    tokens = words(fused_query)
+    spans: list[str] = []
+    for tag, _, _, start, end in SequenceMatcher(None, blurred_query, fused_query, autojunk=False).get_opcodes():
+        if tag not in ("insert", "replace"):
+            continue
+        inside = [t for t in tokens if t[1] < end and t[2] > start]
+        while inside and not is_content(inside[0][0]):
+            inside = inside[1:]
+        while inside and not is_content(inside[-1][0]):
+            inside = inside[:-1]
+        if inside:
+            spans.append(fused_query[inside[0][1]:inside[-1][2]])
+            spans += _runs(inside, fused_query)
+    return list(dict.fromkeys(s for s in spans if s))
+
+
+def phrases(fused_query: str) -> list[str]:
+    """The intent's content words and short runs of them, in order."""
+    return list(dict.fromkeys(s for s in _runs(words(fused_query), fused_query) if s))

@@ -1,0 +1,81 @@
+"""What kind of value a span of the intent is: a time, a number or rank, a place; None when it is none of
+these or cannot be told. A question about a time is answered by a time, never by a place, so a choosing
+answerer's pick is checked against the question's type (the rule classifier's) and a pick the model
+missed is found by it.
+
+Places: the Geography articles of the shipped corpus (1,109 Wikipedia place names: countries, cities,
+regions, seas) and their derived forms (Nigerian/Nigeria); in Chinese, place-name suffixes (省, 市, 县 ...).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.text import CJK, tokenize
+
+SPAN_TYPES_VERSION = 1
+TYPED = ("time", "number", "region")
+
+_TIME_EN = re.compile(
+    r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|ancient|medieval|"
+    r"modern|prehistoric|today|current|present-day|recent|years? ago)\b", re.IGNORECASE)
+_NUMBER_EN = re.compile(
+    r"\b\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+    r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
+    r"biggest|top)\b", re.IGNORECASE)
+_PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))
+# Countries and continents are not all under Geography: their descriptions say what they are.
+_PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
+                                r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
+                                r"desert|peninsula|territory|metropolis|municipality)\b", re.IGNORECASE)
+_TIME_ZH = re.compile(r"\d{3,4}年|\d+月|\d+日|世纪|年代|朝|古代|近代|现代|当代|今年|去年|明年|春节|国庆|寒假|暑假")
+_NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
+_PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
+
+
+@cache
+def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """Stems of one-word place names, and the token tuples of longer ones."""
+    from cts_dataset.corpus import load_corpus
+
+    single, multi = set(), set()
+    for document in load_corpus():
+        if document.topic == "Geography" or _PLACE_DESCRIPTION.match(document.description):
+            tokens = tuple(tokenize(re.sub(r"\s*\(.*\)$", "", document.title)))
+            (single.add(tokens[0]) if len(tokens) == 1 else multi.add(tokens)) if tokens else None
+    return frozenset(single), tuple(sorted(multi))
+
+
+def names_a_place(span: str) -> bool:
+    """The span holds a place name of the corpus (or a derived form of one), or speaks of the world. A
+    place word inside a longer name ("Michael Jordan") is a name, not a place."""
+    tokens = set(tokenize(span))
+    if tokens & _PLACE_WORDS_EN:
+        return True
+    single, multi = _places()
+    if any(set(m) <= tokens for m in multi if m[0] in tokens):
+        return True
+    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
+        words = [t for w in run.split() for t in tokenize(w)]
+        if len(words) == 1 and any(words[0] == p or (p[:3] == words[0][:3] and same_word(words[0], p)) for p in single):
+            return True
+    return False
+
+
+def span_type(span: str, language: str) -> str | None:
+    """``time``, ``number``, ``region`` or None (a time first: "1976" is a year, not a count)."""
+    if language == "zh" or re.search(rf"[{CJK}]", span):
+        if _TIME_ZH.search(span):
+            return "time"
+        if _PLACE_ZH.search(span):
+            return "region"
+        return "number" if _NUMBER_ZH.search(span) else None
+    if _TIME_EN.search(span):
+        return "time"
+    if names_a_place(span):
+        return "region"
+    return "number" if _NUMBER_EN.search(span) else None
