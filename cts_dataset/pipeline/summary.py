@@ -276,7 +276,9 @@ def render_markdown(summary: dict[str, Any]) -> str:
     if summary.get("warnings"):
         lines.append("")
     models = summary.get("models", {})
-    lines += [f"Clarifier `{summary['clarifier']}`, user answerer `{models.get('user_answerer')}`, rewriter "
+    mode = (summary.get("guards") or {}).get("answer_mode")
+    lines += [f"Clarifier `{summary['clarifier']}`, user answerer `{models.get('user_answerer')}`"
+              + (f" (answer mode `{mode}`)" if mode else "") + ", rewriter "
               f"`{models.get('rewriter')}`, searcher `{summary.get('searcher')}`, judge `{summary.get('judge')}`"
               + (f" (prompt `{summary['judge_prompt']}`)" if summary.get("judge_prompt") else "") + "; preset "
               f"`{summary['preset']}`, dataset `{summary.get('dataset')}` rev `{summary.get('dataset_revision')}`, "

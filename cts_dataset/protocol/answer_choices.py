@@ -150,12 +150,16 @@ def choices(fused_query: str, blurred_query: str, language: str) -> list[str]:
 
 def typed_choice(question: str, span: str, fused_query: str, blurred_query: str, language: str) -> str:
     """The model's pick, checked against the kind of value the question asks for: a question about a time,
-    a number or a place (the rule classifier's type) is answered by a span of that kind, first of all one
-    the query left out, or it is ``unknown``. Other questions keep the model's pick."""
+    a number or a place (the rule classifier's type) picked with a span of another kind, or not answered,
+    is answered by a span of the asked kind, first of all one the query left out, or it is ``unknown``.
+    Other questions, and picks of no known kind, keep the model's pick."""
     from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 
     asked = classify(question)
-    if asked not in TYPED or span_type(span, language) == asked:
+    picked = span_type(span, language) if span != UNKNOWN else None
+    # An untyped pick may still be right: span types are told by rules, and only English places by a list.
+    untyped_kept = span != UNKNOWN and picked is None and (language != "en" or asked != "region")
+    if asked not in TYPED or picked == asked or untyped_kept:
         return span
     missing = [s for s in missing_spans(fused_query, blurred_query, language) if span_type(s, language) == asked]
     if missing:
@@ -214,12 +218,28 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
             and (re.search(r"\d", w) or ((first or i > 0) and _capital(w) and w != "I"))]
 
 
+def _kind(value: str, language: str) -> str | None:
+    """A value's kind: time, number or place, else a name (capitalised), else None."""
+    kind = span_type(value, language)
+    if kind is None and not (language == "zh" or re.search(rf"[{CJK}]", value)) and values_of(value, language):
+        kind = "name"
+    return kind
+
+
+def _same_kind(guess: str, span: str, language: str) -> bool:
+    """A guess the span can replace. Chinese has no capitals: two values of no known kind may be alike."""
+    guess_kind, span_kind = _kind(guess, language), _kind(span, language)
+    return guess_kind == span_kind or (guess_kind is None and language == "zh")
+
+
 def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     """The answer the user gives with a chosen span (``unknown`` stays ``unknown``):
     - a yes/no question that guesses nothing the intent lacks: yes, and the span ("Yes, 1976");
-    - one whose guess the span replaces: no, and the span ("Is the drink mezcal?" -> "No, tequila");
-    - one that guesses something about what the span names ("Is Chengdu the one in Sichuan?"): unknown,
-      the intent does not say;
+    - one whose guess the span replaces, a value of the same kind: no, and the span ("Was that in 1940?" ->
+      "No, 1939"; "Using German-speaking cities?" -> "No, French-speaking");
+    - one that guesses something about what the span names ("Is Chengdu the one in Sichuan?"), or a value
+      of another kind than the span ("Do you mean Munich?" -> "second-largest city"): unknown, the intent
+      does not say;
     - any other question: the span, unless the span only repeats the question's own words (an echo:
       "Population as of which year?" -> "population" is no answer), which is unknown.
     """
@@ -230,7 +250,9 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     if is_yes_no(question, language):
         guess = guessed(question, fused_query, language)
         named = values_of(span, language) or content_words(span, language)  # the span's values, else its words
-        if guess and any(_holds(question, w, language) for w in named):
+        about_span = (any if language == "en" else all)(_holds(question, w, language) for w in named)  # zh names are loose
+        if guess and (about_span
+                      or not any(_same_kind(g, span, language) for g in guess)):
             return UNKNOWN
         word = "no" if guess and not _OPEN_CUE.search(question) else "yes"
         if language == "zh":

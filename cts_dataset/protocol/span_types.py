@@ -20,8 +20,8 @@ TYPED = ("time", "number", "region")
 
 _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december|ancient|medieval|"
-    r"modern|prehistoric|today|current|present-day|recent|years? ago)\b", re.IGNORECASE)
+    r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago)\b",
+    re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date
 _NUMBER_EN = re.compile(
     r"\b\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
@@ -32,7 +32,7 @@ _PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))
 _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
                                 r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
                                 r"desert|peninsula|territory|metropolis|municipality)\b", re.IGNORECASE)
-_TIME_ZH = re.compile(r"\d{3,4}年|\d+月|\d+日|世纪|年代|朝|古代|近代|现代|当代|今年|去年|明年|春节|国庆|寒假|暑假")
+_TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假")
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
 
