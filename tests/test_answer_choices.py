@@ -10,8 +10,14 @@ from cts_dataset.data import load
 from cts_dataset.models.scripted import ScriptedModel
 from cts_dataset.prompts import PromptError
 from cts_dataset.protocol import answerer
-from cts_dataset.protocol.answer_choices import answer_of, choices, is_yes_no, missing_spans
-from cts_dataset.protocol.role_guards import deterministic_rewrite, elicited, rewrite_problem, unsupported_words
+from cts_dataset.protocol.answer_choices import choices, missing_spans
+from cts_dataset.protocol.answer_phrasing import answer_of, is_yes_no
+from cts_dataset.protocol.role_guards import (
+    deterministic_rewrite,
+    elicited,
+    rewrite_problem,
+    unsupported_words,
+)
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView
 

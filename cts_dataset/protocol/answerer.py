@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
 from cts_dataset.prompts import ChatPrompt, PromptError
-from cts_dataset.protocol.answer_choices import answer_of, choices, typed_choice
+from cts_dataset.protocol.answer_choices import choices
+from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import UNKNOWN, AnswererView

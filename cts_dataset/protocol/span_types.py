@@ -15,7 +15,6 @@ from functools import cache
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import CJK, tokenize
 
-SPAN_TYPES_VERSION = 1
 TYPED = ("time", "number", "region")
 
 _TIME_EN = re.compile(

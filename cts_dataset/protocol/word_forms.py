@@ -11,8 +11,6 @@ from collections.abc import Iterable
 
 from cts_dataset.text import CJK, tokenize
 
-# Bump with any rule change here: part of the guards' version, hence of a run's identity.
-WORD_FORMS_VERSION = 1
 MIN_SHARED_PREFIX = 4  # "Peru"/"Peruvian"; shorter words must match exactly
 
 # Demonyms that do not share the country's stem (tokenised forms: Snowball stems).
