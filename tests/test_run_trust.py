@@ -72,7 +72,7 @@ def test_a_changed_prompt_file_is_refused(tmp_path, searcher):
     run(tmp_path / "r", searcher, make_models(), clarifier_prompt=str(prompt))
     asked = records(tmp_path / "r", "clarify")
     assert all(r["prompt"].startswith(str(prompt)) or "my_clarifier" in r["prompt"] for r in asked)
-    assert all(r["prompt"] == "answerer/v2/en" for r in records(tmp_path / "r", "answer"))  # the preset's
+    assert all(r["prompt"] == "answerer/v3/en" for r in records(tmp_path / "r", "answer"))  # the preset's
     prompt.write_text(shipped.replace("Ask the user ONE short", "Ask ONE brief"), encoding="utf-8")
     with pytest.raises(IdentityMismatch, match=r"roles\.clarifier\.prompts\.en\.prompt_hash"):
         run(tmp_path / "r", searcher, make_models(), clarifier_prompt=str(prompt))
