@@ -59,10 +59,12 @@ def test_templates_ask_one_fixed_question_and_oracle_types_follows_the_instance(
 
 
 def test_the_references_order_as_the_protocol_predicts(tmp_path, searcher):
-    # The scripted user states only years: a time question elicits, a region one never does.
-    none = means(run(tmp_path / "none", searcher, "none"))
-    time = means(run(tmp_path / "time", searcher, "template:time"))
-    region = run(tmp_path / "region", searcher, "template:region")
+    # The scripted user states only years: a time question elicits, a region one never does. Its answers are
+    # forwarded as written (free-form answerer): answer mode choose would answer a place question by a place.
+    free = {"answer_mode": "replace", "prompts": {"user_answerer": "v2"}}
+    none = means(run(tmp_path / "none", searcher, "none", **free))
+    time = means(run(tmp_path / "time", searcher, "template:time", **free))
+    region = run(tmp_path / "region", searcher, "template:region", **free)
     assert region["dialogue"]["unknown_rate_per_turn"]["1"] == 1.0
     assert means(region)["clarify@1"] == none["baseline"]
     assert time["clarify@1"] >= none["clarify@1"]

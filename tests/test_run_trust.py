@@ -149,7 +149,8 @@ def test_over_disclosure_is_measured_and_reported(tmp_path, searcher):
 
     models = make_models()
     models["user_answerer"] = ScriptedModel(default=restate)
-    summary = run(tmp_path / "r", searcher, models)
+    # A free-form answerer can say more than it was asked (a choosing one says one phrase of the intent)
+    summary = run(tmp_path / "r", searcher, models, answer_mode="replace", prompts={"user_answerer": "v2"})
     disclosure = summary["dialogue"]["disclosure"]
     assert disclosure["answers_beyond_the_question"] > 0 and disclosure["answers_revealing_a_constraint"] > 0
     first = records(tmp_path / "r", "answer")[0]
