@@ -213,14 +213,14 @@ def polarity_right(answer: Any, probe: dict) -> bool | None:
     if not probe.get("yes_no") or answer.is_unknown:
         return None
     said = answer.text.strip().lower()
-    word = "yes" if said.startswith(("yes", "是")) else "no" if said.startswith(("no", "不")) else ""
+    word = "yes" if re.match(r"yes\b|是的", said) else "no" if re.match(r"no\b|不是", said) else ""
     return word == probe["yes_no"]
 
 
 def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: Sequence[str], prompt: str,
                    choose_prompt: str = "v3") -> dict:
     """``choose`` plays ``choose_prompt`` (its prompt lists the options); the free-form modes ``prompt``."""
-    views = [AnswererView(p["intent"], p["language"], p["question"], p.get("blurred", "")) for p in probes]
+    views = [AnswererView(p["intent"], p["language"], p["question"], p.get("blurred") or "") for p in probes]
     figures: dict[str, Any] = {"prompt": prompt, "choose_prompt": choose_prompt, "modes": {}}
     for mode in modes:
         role = settings("user_answerer", choose_prompt if mode == "choose" else prompt)

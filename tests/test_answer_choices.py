@@ -93,6 +93,8 @@ def test_another_form_of_an_intent_word_is_not_content_the_intent_lacks(answer, 
     ("Austria", "What is the capital of Australia?"),  # one stem, another country
     ("1977", "How many people died in the 1976 earthquake?"),
     ("上海", "北京市2024年积分落户的申请条件有哪些？"),
+    ("Niger", "What is the capital of Nigeria?"),  # a prefix is not a derived form
+    ("Indiana", "Which is the largest city of India?"),
 ])
 def test_content_the_intent_lacks_is_still_caught(answer, intent):
     assert unsupported_words(answer, intent) != ()
@@ -147,3 +149,9 @@ def test_a_choice_outside_the_options_is_never_forwarded():
 def test_an_answer_mode_refuses_a_prompt_of_the_other_kind(prompt, mode, message):
     with pytest.raises(PromptError, match=message):
         answerer.answerer_request(AnswererView(INTENT, "en", "Which year?", QUERY), RoleSettings(prompt_version=prompt), mode=mode)
+
+
+def test_the_questions_own_script_decides_how_it_is_read():
+    intent = "2023年杭州亚运会中国代表团获得了多少枚金牌？"
+    assert answer_of("Which year?", "2023年", intent, "zh") == "2023年"  # an English question on a zh need
+    assert unsupported_words("① 2023年", intent) != ()  # a digit int() refuses does not crash the guard

@@ -86,3 +86,10 @@ def test_run_names_a_bad_prompt_flag_or_file_before_any_model_loads(tmp_path, fr
     missing = run_cli("run", "--prompt", f"user_answerer={tmp_path / 'mine.yaml'}", "--limit", "1",
                       "--out-dir", str(tmp_path / "c"), env=fresh_hf_env)
     assert missing.returncode != 0 and "mine.yaml" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_a_free_form_answer_mode_on_cpu_smoke_plays_the_free_form_prompt():
+    free = load_config(answer_mode="replace")
+    assert free.prompt_for("user_answerer") == "v2" and free.answer_mode == "replace"
+    assert load_config(answer_mode="replace", prompts={"user_answerer": "v1"}).prompt_for("user_answerer") == "v1"
+    assert load_config().prompt_for("user_answerer") == "v3"

@@ -67,6 +67,15 @@ def prompt_ids(prompts: dict[str, str]) -> dict[str, dict[str, dict[str, str]]]:
     return ids
 
 
+def answer_options_identity(mode: str | None) -> dict[str, str] | None:
+    """What a choosing answerer's Chinese options depend on beyond the code: the word segmenter's version."""
+    if mode != "choose":
+        return None
+    from importlib.metadata import version
+
+    return {"segmenter": f"jieba {version('jieba')}"}
+
+
 def is_model_ref(ref: Any) -> bool:
     """False for a clarifier that is not a model: a reference name or a Python import path."""
     from cts_dataset.clarifiers.loading import import_path

@@ -139,10 +139,13 @@ def resolve(config: RunConfig) -> RunConfig:
             changes[role] = fixed[role]
     if config.searcher is None:
         changes["searcher"] = SearcherConfig.model_validate(fixed["searcher"])
-    if config.answer_mode is None:
-        changes["answer_mode"] = fixed.get("answer_mode", "replace")
+    preset_mode = fixed.get("answer_mode", "replace")
+    mode = changes["answer_mode"] = config.answer_mode or preset_mode
     if fixed.get("prompts"):  # the preset's prompts, under the ones the user chose
-        changes["prompts"] = {**fixed["prompts"], **config.prompts}
+        preset_prompts = dict(fixed["prompts"])
+        if mode != preset_mode and mode != "choose" and "free_form_answerer_prompt" in fixed:
+            preset_prompts["user_answerer"] = fixed["free_form_answerer_prompt"]  # --answer-mode replace on cpu-smoke
+        changes["prompts"] = {**preset_prompts, **config.prompts}
     return config.model_copy(update=changes)
 
 

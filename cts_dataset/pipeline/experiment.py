@@ -177,7 +177,8 @@ class Experiment:
             "dataset_revision": components.dataset_revision(self.config),
             "protocol": {"preset": self.config.preset, "show_budget": self.config.show_budget,
                          "answer_mode": self.config.answer_mode, "clarifier_reask": self.config.clarifier_reask,
-                         "rewriter_guard": self.config.rewriter_guard, "guards_version": GUARDS_VERSION},
+                         "rewriter_guard": self.config.rewriter_guard, "guards_version": GUARDS_VERSION,
+                         "answer_options": components.answer_options_identity(self.config.answer_mode)},
             "roles": {role: {"generation": _settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
                       for role in ROLES},
         }

@@ -32,7 +32,7 @@ def plain_reading(summary: dict[str, Any]) -> list[str]:
     room = restoration.get(top, {})
     with_room = room.get("defined")
     where = (f" The oracle beat the baseline on {with_room} of {with_room + room.get('no_headroom', 0)} instances; "
-             "on the others there was nothing to restore." if with_room is not None else "")
+             "on the others there was nothing to restore." if with_room else "")
     if headroom <= 0:
         sentences.append(f"The oracle ({fmt(oracle)}) did not beat the baseline ({fmt(base)}): on these instances "
                          "there was no headroom for clarification to restore." + where)
@@ -51,6 +51,8 @@ def _unknowns(summary: dict[str, Any]) -> list[str]:
     if not per_turn:
         return []
     rates = ", ".join(f"{_pct(rate)} of the questions at turn {turn}" for turn, rate in per_turn.items() if rate is not None)
+    if not rates:
+        return []
     all_unknown = dialogue.get("all_unknown_rate_at_k", {})
     last = max(all_unknown, key=int) if all_unknown else None
     text = f"The user answered `unknown` to {rates}"

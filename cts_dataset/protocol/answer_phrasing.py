@@ -51,26 +51,26 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
 def is_yes_no(question: str, language: str) -> bool:
     """A question answered by yes or no ("Do you mean the 1976 one?"), not a choice ("... or ...?") and not
     a question for a value ("Which year?")."""
-    zh = language == "zh" or bool(re.search(rf"[{CJK}]", question))
+    zh = bool(re.search(rf"[{CJK}]", question))
     return not is_either_or(question, language) and not (_WH_ZH if zh else _WH_EN).search(question)
 
 
 def is_either_or(question: str, language: str) -> bool:
     """A question that offers alternatives ("by area or by population?", "国内还是国外？")."""
-    return bool(re.search(r"还是|或者" if language == "zh" or re.search(rf"[{CJK}]", question) else r"\bor\b",
+    return bool(re.search(r"还是|或者" if re.search(rf"[{CJK}]", question) else r"\bor\b",
                           question, re.IGNORECASE))
 
 
 def content_words(text: str, language: str) -> list[str]:
     """What a text is about: its content words without the words of asking (mean, you, 您, 说的 ...)."""
-    if language == "zh" or re.search(rf"[{CJK}]", text):
+    if re.search(rf"[{CJK}]", text):
         return [w for w, _, _ in answer_choices_zh.words(text) if answer_choices_zh.is_content(w)
                 and w not in _ASKING_ZH]
     return [w for w in tokenize(text) if w not in _ASKING_EN]
 
 
 def _holds(text: str, word: str, language: str) -> bool:
-    if language == "zh" or re.search(rf"[{CJK}]", word):
+    if re.search(rf"[{CJK}]", word):
         return word in word_forms.zh_numerals_to_digits(text) or word in text
     known = tokenize(text)
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
@@ -86,7 +86,7 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:
     """Numbers and capitalised words (the first word too, if ``first``); Chinese: content words."""
-    if language == "zh" or re.search(rf"[{CJK}]", text):
+    if re.search(rf"[{CJK}]", text):
         return [w for w in content_words(text, language) if re.search(r"\d", w) or len(w) >= 2]
     words = WORD.findall(text)
     return [w.strip(EDGE) for i, w in enumerate(words) if tokenize(w)
@@ -96,7 +96,7 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
 def _kind(value: str, language: str) -> str | None:
     """A value's kind: time, number or place, else a name (capitalised), else None."""
     kind = span_type(value, language)
-    if kind is None and not (language == "zh" or re.search(rf"[{CJK}]", value)) and values_of(value, language):
+    if kind is None and not re.search(rf"[{CJK}]", value) and values_of(value, language):
         kind = "name"
     return kind
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from cts_dataset.text import CJK, tokenize
 
 MIN_SHARED_PREFIX = 4  # "Peru"/"Peruvian"; shorter words must match exactly
+# What a derived form adds (stems: "chines" for Chinese, "germani" for Germany).
+_ENDINGS = frozenset(("n", "an", "ian", "vian", "ean", "es", "ese", "s", "i", "ish", "ic"))
 
 # Demonyms that do not share the country's stem (tokenised forms: Snowball stems).
 _DEMONYMS = {
@@ -21,7 +23,7 @@ _DEMONYMS = {
     "poland": "polish", "turkey": "turkish", "thailand": "thai", "philippin": "filipino", "england": "english",
     "iraq": "iraqi", "pakistan": "pakistani", "israel": "isra", "kuwait": "kuwaiti", "yemen": "yemeni",
     "bangladesh": "bangladeshi", "afghanistan": "afghan", "lebanon": "lebanes", "cyprus": "cypriot",
-    "madagascar": "malagasi", "monaco": "monegasqu", "new zealand": "new zealand",
+    "madagascar": "malagasi", "monaco": "monegasqu",
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 
@@ -64,7 +66,7 @@ def _zh_number(run: str) -> str:
 
 def number_of(token: str) -> str | None:
     """The digits a token stands for ("two" -> "2", "2nd" -> "2", "12" -> "12"), or None."""
-    if token.isdigit():
+    if token.isdecimal() and token.isascii():  # not "①" or "²": int() refuses them
         return str(int(token))
     return _NUMBER_WORDS.get(token)
 
@@ -81,8 +83,10 @@ def same_word(a: str, b: str) -> bool:
         return False
     short, long = sorted((a, b), key=len)
     shared = len(short) if long.startswith(short) else next(i for i, (x, y) in enumerate(zip(short, long)) if x != y)
-    # One changed ending at most: Mexico/Mexican, Indonesia/Indonesian, but not Austria/Australia.
-    return len(short) >= MIN_SHARED_PREFIX and shared >= max(MIN_SHARED_PREFIX, len(short) - 1)
+    # One changed ending at most, and a derivational one: Mexico/Mexican, Indonesia/Indonesian, Japan/Japanese,
+    # but not Austria/Australia, Niger/Nigeria, India/Indiana, John/Johnson.
+    return (len(short) >= MIN_SHARED_PREFIX and shared >= max(MIN_SHARED_PREFIX, len(short) - 1)
+            and long[shared:] in _ENDINGS)
 
 
 def comparable_tokens(text: str) -> list[str]:
