@@ -154,10 +154,11 @@ def test_requests_never_exceed_max_model_len_and_runs_end_with_token_limit(tool)
         return ANSWER if "maximum context length" in request.messages[-1].content else SEARCH
 
     model = LimitedModel(default=reply)
-    settings = {"max_tokens_per_call": 200, "context_margin_tokens": 16, "min_tokens_per_call": 32}
+    settings = {"max_tokens_per_call": 200, "final_answer_tokens": 200, "context_margin_tokens": 16,
+                "min_tokens_per_call": 32}
     searcher = agent(model, tool, max_context_tokens=10**6, **settings)  # the model's limit wins over this
     assert searcher.context_cap() == 600 - 200 - 16
-    huge = "Tangshan " * 500  # does not fit even before the first call
+    huge = "Tangshan " * 500  # does not fit even before the first call: an error, not a limit notice
     grown, full = searcher.search(["Tangshan?", huge])
     for request in model.calls:
         assert words(request.message_dicts()) + request.sampling.max_tokens <= 600 - 16
@@ -165,7 +166,9 @@ def test_requests_never_exceed_max_model_len_and_runs_end_with_token_limit(tool)
     assert kinds(grown)[-2:] == ["limit_notice", "assistant"] and grown.tool_calls.search == 3
     assert model.calls[-1].sampling.max_tokens < 200  # the last call was clamped to the room left
     assert grown.tokens.context == words([{"content": history_content(e)} for e in grown.trace])
-    assert full.termination is Termination.token_limit and full.llm_calls == 0 and full.answer == ""
+    assert full.termination is Termination.error and full.llm_calls == 0 and full.answer == ""
+    assert "a context of 600 tokens a request cannot hold the system prompt and this question" in full.error
+    assert kinds(full) == ["system", "query"]
     assert searcher.describe()["max_model_len"] == 600 and searcher.describe()["token_counter"] == "model"
 
 

@@ -3,7 +3,9 @@
 :class:`RayBackend` takes the place of the local backend under
 :class:`~cts_dataset.models.registry.LoadedModel`, so the driver keeps everything that makes a run
 trustworthy (run folder, stage records, run identity, response cache, trace) exactly as with the local
-executor, and the cache is shared between executors (the label and identity do not change).
+executor, and the cache is shared between executors (the label and identity do not change). A hub
+model's revision is resolved on the driver before either backend is built, and the workers load that
+commit (:func:`~cts_dataset.models.weights.pinned`), so the driver needs no copy of the weights.
 
 - ``vllm`` models run through Ray's own LLM support, ``ray.data.llm`` (``vLLMEngineProcessorConfig`` and
   ``build_processor``): one processor run per distinct chat-template kwargs (and shape of the sampling
@@ -152,7 +154,8 @@ def request_from_json(text: str) -> ChatRequest:
         sampling=Sampling(**{**sampling, "stop": tuple(sampling["stop"])}),
         structured=None if structured is None else StructuredOutput(
             json_schema=structured["json_schema"],
-            choice=tuple(structured["choice"]) if structured["choice"] is not None else None),
+            choice=tuple(structured["choice"]) if structured["choice"] is not None else None,
+            grammar=structured.get("grammar")),
         chat_template_kwargs=tuple((k, v) for k, v in data["chat_template_kwargs"]),
         sample_index=data["sample_index"], role=data["role"], tag=data["tag"])
 
@@ -272,6 +275,8 @@ def vllm_sampling(request: ChatRequest) -> dict[str, Any]:
     if structured is not None and structured.json_schema is not None:
         # A string: every row's schema differs, and Arrow would have to unify them as structs.
         params["structured_outputs"] = {"json": json.dumps(structured.json_schema)}
+    elif structured is not None and structured.grammar is not None:
+        params["structured_outputs"] = {"grammar": structured.grammar}
     elif structured is not None:
         params["structured_outputs"] = {"choice": list(structured.choice or ())}
     return params

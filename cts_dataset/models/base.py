@@ -37,17 +37,30 @@ class Sampling:
 
 @dataclass(frozen=True)
 class StructuredOutput:
-    """A constraint on the output: a JSON schema or a choice list (exactly one)."""
+    """A constraint on the output: a JSON schema, a choice list or a GBNF grammar (exactly one).
+
+    ``grammar`` is in the GBNF dialect that llama.cpp and xgrammar (vLLM's grammar engine) both read,
+    with ``root`` as its start rule.
+    """
 
     json_schema: dict[str, Any] | None = None
     choice: tuple[str, ...] | None = None
+    grammar: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.json_schema is None) == (self.choice is None):
-            raise ValueError("StructuredOutput needs exactly one of json_schema or choice")
+        if sum(x is not None for x in (self.json_schema, self.choice, self.grammar)) != 1:
+            raise ValueError("StructuredOutput needs exactly one of json_schema, choice or grammar")
 
     def __hash__(self) -> int:
         return hash(json.dumps(asdict(self), sort_keys=True))
+
+    def key(self) -> dict[str, Any]:
+        """The constraint as a cache key; ``grammar`` only when set, so the keys of schema and choice
+        constraints are those they had before grammars existed."""
+        found = asdict(self)
+        if found["grammar"] is None:
+            del found["grammar"]
+        return found
 
 
 @dataclass(frozen=True)
@@ -79,7 +92,7 @@ class ChatRequest:
         return {
             "messages": self.message_dicts(),
             "sampling": asdict(self.sampling),
-            "structured": asdict(self.structured) if self.structured else None,
+            "structured": self.structured.key() if self.structured else None,
             "chat_template_kwargs": dict(self.chat_template_kwargs),
             "sample_index": self.sample_index,
         }

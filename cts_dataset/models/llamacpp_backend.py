@@ -156,6 +156,8 @@ def request_body(request: ChatRequest) -> dict[str, Any]:
     if structured is not None and structured.json_schema is not None:
         body["response_format"] = {"type": "json_schema",
                                    "json_schema": {"name": "output", "schema": structured.json_schema, "strict": True}}
+    elif structured is not None and structured.grammar is not None:
+        body["grammar"] = structured.grammar
     elif structured is not None:
         # A GBNF alternation of the choices as string literals (JSON escapes are GBNF escapes too).
         body["grammar"] = "root ::= " + " | ".join(json.dumps(c, ensure_ascii=False) for c in structured.choice or ())

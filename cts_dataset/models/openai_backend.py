@@ -223,8 +223,13 @@ class OpenAIModel:
             elif self.structured_output == "json_object":
                 arguments["response_format"] = {"type": "json_object"}
         elif structured is not None and self.structured_output == "json_schema":
-            # No OpenAI field for a choice list; vLLM servers take it here (old guided_* names are ignored).
-            extra["structured_outputs"] = {"choice": list(structured.choice or ())}
+            # No OpenAI field for a choice list or a grammar; vLLM servers take them here (old guided_* names
+            # are ignored), llama.cpp servers read a top-level "grammar".
+            if structured.grammar is not None:
+                extra["structured_outputs"] = {"grammar": structured.grammar}
+                extra["grammar"] = structured.grammar
+            else:
+                extra["structured_outputs"] = {"choice": list(structured.choice or ())}
         if request.chat_template_kwargs:
             # Sent only when set: hosted APIs reject fields they do not know.
             extra["chat_template_kwargs"] = dict(request.chat_template_kwargs)
@@ -259,6 +264,8 @@ def _with_format_note(messages: list[dict[str, str]], structured: StructuredOutp
     if structured.json_schema is not None:
         note = ("Answer with one JSON object, and nothing else, that follows this JSON schema:\n"
                 + json.dumps(structured.json_schema, ensure_ascii=False))
+    elif structured.grammar is not None:
+        note = "Write your reply in the format this GBNF grammar describes:\n" + structured.grammar
     else:
         note = "Answer with exactly one of these, and nothing else: " + " | ".join(structured.choice or ())
     if messages and messages[0]["role"] == "system":

@@ -137,6 +137,8 @@ class TransformersModel:
         assert constraint is not None  # batches are grouped so every row is constrained
         if constraint.json_schema is not None:
             return compiler.compile_json_schema(json.dumps(constraint.json_schema), any_whitespace=False)
+        if constraint.grammar is not None:
+            return compiler.compile_grammar(constraint.grammar)
         options = " | ".join(json.dumps(c) for c in constraint.choice or ())
         return compiler.compile_grammar(f"root ::= {options}")
 

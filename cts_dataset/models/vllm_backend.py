@@ -73,6 +73,8 @@ class VLLMModel:
             options["seed"] = sampling.seed + request.sample_index
         if structured is not None and structured.json_schema is not None:
             options["structured_outputs"] = self._structured(json=structured.json_schema)
+        elif structured is not None and structured.grammar is not None:
+            options["structured_outputs"] = self._structured(grammar=structured.grammar)
         elif structured is not None:
             options["structured_outputs"] = self._structured(choice=list(structured.choice or ()))
         return self._vllm.SamplingParams(**options)

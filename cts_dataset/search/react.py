@@ -13,8 +13,15 @@ index query batch and all visit summaries as one model batch. A run ends with it
 - ``error``: the model request failed after the backend's retries (the message is kept); the other
   runs of the step go on.
 
-Context: with a model that reports ``max_model_len`` the cap is that less one reply and a margin, and
-every call's ``max_tokens`` is clamped to the room left, so no request exceeds the engine's limit.
+Context: a step's generation limit fits the model (an eighth of its ``max_model_len``, 256 to 4,096
+tokens), the final answer gets twice that; the cap is ``max_model_len`` less the final answer and a
+margin, so a run asked to answer always has room to. A model whose context puts the cap below the
+system prompt is refused when the agent is made; a question that puts it below the starting prompt ends
+its run with an error naming the figures (never a limit notice before the first step). Every call's ``max_tokens`` is clamped to the room left, so no
+request exceeds the engine's limit.
+Small models: ``action_grammar`` holds each reply to free thinking and then one valid action (a GBNF
+grammar, :mod:`cts_dataset.search.react_grammar`), and ``first_action: search`` makes the first step
+a search, so the answer rests on documents rather than on the model's memory.
 Sampling: each run is seeded from its query text and the settings seed, so a query samples the same
 way in any batch, with or without the response cache, on any engine that honours seeds.
 """
@@ -23,13 +30,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cts_dataset.models.base import ChatModel, ChatRequest, Sampling
+from cts_dataset.errors import CtsbenchError
+from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
 from cts_dataset.search.language import LANGUAGES, languages_of
 from cts_dataset.search.prompts import PromptError, TextPrompt, load_prompt
+from cts_dataset.search.react_grammar import step_grammar
 from cts_dataset.search.react_parse import STOP_STRINGS, ParsedReply, ToolCall, parse_reply
 from cts_dataset.search.react_run import ReactRun, estimate_tokens, trajectory_seed
 from cts_dataset.search.records import SearchOutput, Termination, TraceEvent
@@ -54,8 +63,12 @@ class ReactSettings(BaseModel):
     max_llm_calls: int = Field(20, ge=1, description="The agent's own calls per run (visit summaries not included).")
     max_context_tokens: int = Field(32000, ge=64, description=(
         "The context cap for a model that does not report max_model_len; with one, the cap is "
-        "max_model_len - max_tokens_per_call - context_margin_tokens."))
-    max_tokens_per_call: int = Field(4096, ge=1, description="Generation limit per call, clamped to the room left.")
+        "max_model_len - final answer tokens - context_margin_tokens."))
+    max_tokens_per_call: int | None = Field(None, ge=1, description=(
+        "Generation limit per step, clamped to the room left. None: an eighth of max_model_len, "
+        "from 256 to 4096 tokens (4096 when the model reports no limit)."))
+    final_answer_tokens: int | None = Field(None, ge=1, description=(
+        "Generation limit of the call that asks for the final answer. None: twice a step's, at most 4096."))
     context_margin_tokens: int = Field(256, ge=0, description=(
         "Tokens kept free under max_model_len for what the count may miss (template tokens)."))
     min_tokens_per_call: int = Field(128, ge=1, description=(
@@ -68,8 +81,20 @@ class ReactSettings(BaseModel):
     max_queries_per_call: int = Field(3, ge=1)
     visit_max_chars: int = Field(8000, ge=100, description="Page text shown by visit without a summary model.")
     summarize_visits: bool = Field(False, description="Let a model summarise visited pages for the goal.")
+    action_grammar: bool = Field(False, description=(
+        "Hold each reply to <think>...</think> and then one valid action (search, a visit to a link shown, "
+        "or an answer) with a grammar; for models that do not keep WebDancer's format by themselves."))
+    first_action: Literal["any", "search"] = Field("any", description=(
+        "'search': the first step must search (an earlier answer is refused as a format error)."))
     prompt_version: str = "v1"
     chat_template_kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+STEP_TOKENS_FLOOR, STEP_TOKENS_CEILING = 256, 4096
+
+
+class ContextTooSmallError(CtsbenchError, ValueError):
+    """The model's context cannot hold the agent's system prompt, a step and the final answer."""
 
 
 class ReactSearcher:
@@ -106,7 +131,9 @@ class ReactSearcher:
             self.prompt_sets[language] = found  # type: ignore[assignment]
             self.language_prompts[language] = {p.id: p.hash for p in (*found, *summary)}
         self.sampling = Sampling(temperature=self.settings.temperature, top_p=self.settings.top_p,
-                                 max_tokens=self.settings.max_tokens_per_call, stop=STOP_STRINGS)
+                                 max_tokens=self.step_tokens(), stop=STOP_STRINGS)
+        for language, (system, _, _) in self.prompt_sets.items():
+            self.check_fits(system.render(date=self.settings.date), f"the {language} system prompt")
 
     @property
     def max_model_len(self) -> int | None:
@@ -114,12 +141,41 @@ class ReactSearcher:
         value = getattr(self.model, "max_model_len", None)
         return value if isinstance(value, int) and value > 0 else None
 
+    def step_tokens(self) -> int:
+        """A step's generation limit: the setting, else one that fits the model's context."""
+        if self.settings.max_tokens_per_call is not None:
+            return self.settings.max_tokens_per_call
+        limit = self.max_model_len
+        if limit is None:
+            return STEP_TOKENS_CEILING
+        return max(STEP_TOKENS_FLOOR, min(STEP_TOKENS_CEILING, limit // 8))
+
+    def final_tokens(self) -> int:
+        """The final answer's generation limit (it states every fact found, so it gets more than a step)."""
+        if self.settings.final_answer_tokens is not None:
+            return self.settings.final_answer_tokens
+        return max(self.step_tokens(), min(STEP_TOKENS_CEILING, 2 * self.step_tokens()))
+
     def context_cap(self) -> int:
         """The context length past which the agent is asked to answer at once."""
         limit = self.max_model_len
         if limit is None:
             return self.settings.max_context_tokens
-        return limit - self.settings.max_tokens_per_call - self.settings.context_margin_tokens
+        return limit - self.final_tokens() - self.settings.context_margin_tokens
+
+    def check_fits(self, system: str, what: str, query: str = "") -> None:
+        """Raise :class:`ContextTooSmallError` when the prompt a run starts with is over the cap (the run would
+        be told to answer before its first step)."""
+        limit = self.max_model_len
+        if limit is None:
+            return
+        start = self.prompt_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}])
+        if start > self.context_cap():
+            raise ContextTooSmallError(
+                f"{self.model.spec}: a context of {limit} tokens a request cannot hold {what} ({start} tokens), "
+                f"a step ({self.step_tokens()}), the final answer ({self.final_tokens()}) and the margin "
+                f"({self.settings.context_margin_tokens}); serve the model with a longer context (llama.cpp: a "
+                "larger n_ctx or fewer n_parallel slots) or lower max_tokens_per_call / final_answer_tokens")
 
     def prompt_tokens(self, messages: list[dict[str, str]]) -> int:
         """A prompt's length: the model's tokenizer when it gives a count, else the high-side estimate."""
@@ -133,7 +189,9 @@ class ReactSearcher:
     def describe(self) -> dict[str, Any]:
         """Everything that changes this searcher's outputs (a run and its resumption must agree on it)."""
         return {"kind": self.name, "tool": self.tool.name, "tool_config": describe_tool(self.tool),
-                "model": self.model.spec, "max_model_len": self.max_model_len,
+                "model": self.model.spec, "model_identity": getattr(self.model, "identity", None),
+                "max_model_len": self.max_model_len, "step_tokens": self.step_tokens(),
+                "final_answer_tokens": self.final_tokens(), "context_cap": self.context_cap(),
                 "token_counter": "model" if callable(getattr(self.model, "count_tokens", None)) else "estimate",
                 "summarizer": self.summarizer.describe() if self.summarizer is not None else None,
                 "settings": self.settings.model_dump(), "prompts": self.prompts,
@@ -159,6 +217,11 @@ class ReactSearcher:
                          events=[TraceEvent(kind="system", role="system", content=systems[lang]),
                                  TraceEvent(kind="query", role="user", content=q)])
                 for q, t, lang in zip(queries, tags, chosen, strict=True)]
+        for run in runs:
+            try:
+                self.check_fits(systems[run.language], "the system prompt and this question", run.query)
+            except ContextTooSmallError as error:
+                run.fail(str(error), called=False)
         while self.step(runs):
             pass
         settings = self.settings.model_dump()
@@ -173,13 +236,28 @@ class ReactSearcher:
         if tokens > cap and not run.forced_final:
             run.force_final_answer(self.prompt_set(run.language)[1].render().strip())
             tokens = self.prompt_tokens(run.messages())
+        wanted = self.final_tokens() if run.forced_final else self.step_tokens()
         if limit is None:
-            return self.settings.max_tokens_per_call
+            return wanted
         room = limit - tokens - self.settings.context_margin_tokens
-        if room < min(self.settings.min_tokens_per_call, self.settings.max_tokens_per_call):
+        if room < min(self.settings.min_tokens_per_call, wanted):
             run.finish(Termination.token_limit)
             return None
-        return min(self.settings.max_tokens_per_call, room)
+        return min(wanted, room)
+
+    def _structured(self, run: ReactRun) -> StructuredOutput | None:
+        """The step's grammar, when actions are held to one: only an answer once the run was asked for it,
+        no answer before the first search when one is required, visits only to links the run was shown."""
+        if not self.settings.action_grammar:
+            return None
+        if run.forced_final:
+            return StructuredOutput(grammar=step_grammar(search=False, answer=True))
+        return StructuredOutput(grammar=step_grammar(
+            search=True, visit_urls=list(run.links), answer=not self._must_search(run),
+            max_queries=self.settings.max_queries_per_call))
+
+    def _must_search(self, run: ReactRun) -> bool:
+        return self.settings.first_action == "search" and run.search_calls == 0
 
     def step(self, runs: Sequence[ReactRun]) -> bool:
         """One model batch for every running run, then their tools. False when all have ended."""
@@ -198,7 +276,7 @@ class ReactSearcher:
             active.append(run)
             requests.append(ChatRequest.of(run.messages(), sampling=replace(self.sampling, max_tokens=max_tokens,
                                                                            seed=run.seed),
-                                           role="searcher", tag=run.tag,
+                                           structured=self._structured(run), role="searcher", tag=run.tag,
                                            chat_template_kwargs=self.settings.chat_template_kwargs))
         if not active:
             return False
@@ -227,6 +305,8 @@ class ReactSearcher:
             else:
                 run.finish(Termination.format_error)
             return None
+        if reply.kind == "answer" and self._must_search(run):
+            reply = ParsedReply("malformed", reply.content, problem="search for documents before you answer")
         if reply.kind == "answer":
             run.finish(Termination.answer if reply.answer else Termination.answer_not_found, reply.answer)
             return None
@@ -254,7 +334,10 @@ class ReactSearcher:
             start += len(call.arguments["query"])
             run.search_calls += 1
             text = format_search_response(call.arguments["query"], mine, self.tool.engine_label)
-            doc_ids = [h.doc_id for hits in mine if not isinstance(hits, SearchToolError) for h in hits]
+            shown = [h for hits in mine if not isinstance(hits, SearchToolError) for h in hits]
+            doc_ids = [h.doc_id for h in shown]
+            for hit in shown:
+                run.links.setdefault(hit.url, None)
             run.add_tool_response("search", call.arguments, text, doc_ids)
 
     def _run_visits(self, calls: list[tuple[ReactRun, ToolCall]]) -> None:

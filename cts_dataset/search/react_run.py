@@ -64,6 +64,7 @@ class ReactRun:
     completion_tokens: int = 0
     retrieved: dict[str, None] = field(default_factory=dict)  # an ordered set
     visited: dict[str, None] = field(default_factory=dict)
+    links: dict[str, None] = field(default_factory=dict)  # the links search results showed (what a visit may name)
     termination: Termination | None = None
     answer: str = ""
     error: str = ""
@@ -112,9 +113,10 @@ class ReactRun:
     def finish(self, termination: Termination, answer: str = "") -> None:
         self.termination, self.answer = termination, answer
 
-    def fail(self, error: str) -> None:
-        """The agent's request failed after the backend's retries: this run ends, the others go on."""
-        self.agent_calls += 1
+    def fail(self, error: str, called: bool = True) -> None:
+        """The agent's request failed after the backend's retries (or, ``called=False``, could not be made):
+        this run ends, the others go on."""
+        self.agent_calls += called
         self.error = error or "the model request failed"
         self.finish(Termination.error)
 
