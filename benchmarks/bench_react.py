@@ -61,12 +61,13 @@ def agent_steps(output: SearchOutput) -> tuple[int, int]:
     return len(steps), len(steps) - invalid
 
 
-def gold_recall(instances: list[Instance], outputs: list[SearchOutput]) -> float:
+def gold_recall(instances: list[Instance], outputs: list[SearchOutput], top: int | None = None) -> float:
+    """The share of the nuggets' source documents among those each output was shown (its first ``top``)."""
     cited = found = 0
     for instance, output in zip(instances, outputs, strict=True):
         gold = {s for n in instance.nuggets for s in n.sources}
         cited += len(gold)
-        found += len(gold & set(output.retrieved_doc_ids))
+        found += len(gold & set(output.retrieved_doc_ids[:top]))
     return found / cited if cited else 0.0
 
 
@@ -90,6 +91,7 @@ def figures(instances: list[Instance], queries: list[str], outputs: list[SearchO
         "searched_and_answered": answered / n,
         "terminations": dict(Counter(o.termination.value for o in outputs)),
         "gold_document_recall": gold_recall(instances, outputs),
+        "gold_document_recall_top5": gold_recall(instances, outputs, 5),
         "restore_score_100": scores(instances, queries, outputs),
         "seconds_per_question": seconds / n,
         "prompt_tokens_per_question": sum(o.tokens.prompt for o in outputs) / n,
@@ -108,7 +110,8 @@ def show(name: str, found: dict[str, Any]) -> None:
     print(f"{name}: {found['questions']} questions; valid actions {found['valid_action_rate']:.1%}; "
           f"searches/q {found['searches_per_question']:.2f}, visits/q {found['visits_per_question']:.2f}; "
           f"searched and answered {found['searched_and_answered']:.1%}; terminations {found['terminations']}; "
-          f"gold-document recall {found['gold_document_recall']:.3f}; restore_score_100 {judged}; "
+          f"gold-document recall {found['gold_document_recall']:.3f} (first five shown "
+          f"{found['gold_document_recall_top5']:.3f}); restore_score_100 {judged}; "
           f"{found['seconds_per_question']:.1f} s/q, {found['prompt_tokens_per_question']:.0f} prompt + "
           f"{found['completion_tokens_per_question']:.0f} completion tokens/q")
 
@@ -134,7 +137,7 @@ def main() -> None:
 
     retrieved, seconds = run(load_searcher("retrieval", tool=tool), instances, queries)
     found = {"retrieval": figures(instances, queries, retrieved, seconds)}
-    show("retrieval (BM25, top 5 passages)", found["retrieval"])
+    show("retrieval (BM25: 10 listed, the top 5 as passages)", found["retrieval"])
 
     from cts_dataset.models.registry import load_model
 

@@ -116,11 +116,17 @@ def initial_context_tokens(query: str) -> int:
     return estimate_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}])
 
 
+def limit_for_cap(cap: int) -> int:
+    """The assumed context limit (max_context_tokens) whose cap is ``cap``: the final answer (4096 tokens
+    with no model limit) and the margin (256) lie above the cap."""
+    return cap + 4096 + 256
+
+
 def test_context_cap_forces_an_answer(tool):
     model = ScriptedModel({"searcher": [SEARCH, ANSWER]})
     # The system prompt and query fit; the search call and its result overflow the cap.
     cap = initial_context_tokens("Tangshan?") + 50
-    [out] = agent(model, tool, max_context_tokens=cap).search(["Tangshan?"])
+    [out] = agent(model, tool, max_context_tokens=limit_for_cap(cap)).search(["Tangshan?"])
     assert out.termination is Termination.token_limit
     assert out.answer == "About 242,469 people died; magnitude 7.6."
     notice = out.trace[3]
@@ -131,7 +137,7 @@ def test_context_cap_forces_an_answer(tool):
 
 def test_context_cap_without_an_answer_is_a_format_error(tool):
     model = ScriptedModel({"searcher": [SEARCH, SEARCH]})
-    [out] = agent(model, tool, max_context_tokens=initial_context_tokens("Tangshan?") + 50).search(["Tangshan?"])
+    [out] = agent(model, tool, max_context_tokens=limit_for_cap(initial_context_tokens("Tangshan?") + 50)).search(["Tangshan?"])
     assert out.termination is Termination.format_error and out.llm_calls == 2
 
 

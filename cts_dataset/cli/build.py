@@ -15,8 +15,11 @@ import click
 @click.option("--searcher", "kind", type=click.Choice(["react", "retrieval"]), default="react",
               help="The deep-search backbone run once on each intent query.")
 @click.option("--max-llm-calls", default=8, help="ReAct: the agent's calls per run.")
-@click.option("--max-tokens-per-call", default=1024,
-              help="ReAct: generation limit per agent call (room for the context under a small model's limit).")
+@click.option("--max-tokens-per-call", type=int, default=None,
+              help="ReAct: generation limit per agent step (default: one that fits the model's context).")
+@click.option("--action-grammar/--free-actions", default=None,
+              help="ReAct: hold each step to one valid action and search the intent first (the react-cpu "
+                   "preset's agent settings). Default: on for the packaged default model, off otherwise.")
 @click.option("--tool", "tool_kind", type=click.Choice(["corpus", "searxng", "serper"]), default="corpus",
               help="What the backbone searches: the shipped corpus or a web provider.")
 @click.option("--url", help="The web provider's endpoint.")
@@ -27,8 +30,8 @@ import click
 @click.option("--min-nuggets", default=2)
 @click.option("--max-nuggets", default=6)
 @click.option("--no-cache", is_flag=True, help="Bypass the response cache.")
-def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_calls: int, max_tokens_per_call: int,
-          tool_kind: str,
+def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_calls: int,
+          max_tokens_per_call: int | None, action_grammar: bool | None, tool_kind: str,
           url: str | None, api_key_env: str | None, id_prefix: str, attempts: int, max_docs: int,
           min_nuggets: int, max_nuggets: int, no_cache: bool) -> None:
     """Build instances from INTENTS (a text file, one intent query per line, or JSONL with query/id/language).
@@ -50,7 +53,11 @@ def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_call
         out_dir.mkdir(parents=True, exist_ok=True)
         model = load_model(model_spec, cache=not no_cache, trace=out_dir / "model_calls.jsonl")
         tool = {"kind": tool_kind, **({"url": url} if url else {}), **({"api_key_env": api_key_env} if api_key_env else {})}
-        react = {"max_llm_calls": max_llm_calls, "max_tokens_per_call": max_tokens_per_call}
+        react: dict = {"max_llm_calls": max_llm_calls, "max_tokens_per_call": max_tokens_per_call}
+        if action_grammar if action_grammar is not None else model_spec == "default":
+            from cts_dataset.pipeline.config import preset
+
+            react = {**preset("react-cpu")["searcher"]["options"], **react}
         options = {"tool": tool, **(react if kind == "react" else {})}
         searcher = load_searcher({"kind": kind, "options": options}, model=model)
         settings = BuildSettings(id_prefix=id_prefix, attempts=attempts, max_docs=max_docs, min_nuggets=min_nuggets,

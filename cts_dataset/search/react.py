@@ -16,9 +16,10 @@ index query batch and all visit summaries as one model batch. A run ends with it
 Context: a step's generation limit fits the model (an eighth of its ``max_model_len``, 256 to 4,096
 tokens), the final answer gets twice that; the cap is ``max_model_len`` less the final answer and a
 margin, so a run asked to answer always has room to. A model whose context puts the cap below the
-system prompt is refused when the agent is made; a question that puts it below the starting prompt ends
-its run with an error naming the figures (never a limit notice before the first step). Every call's ``max_tokens`` is clamped to the room left, so no
-request exceeds the engine's limit.
+system prompt is refused before any call; a question that puts it below the starting prompt ends
+its run with an error naming the figures (never a limit notice before the first step). Every call's
+``max_tokens`` is clamped to the room left, so no request exceeds the engine's limit; a model that
+reports none (a hosted API) is held to ``max_context_tokens`` the same way.
 Small models: ``action_grammar`` holds each reply to free thinking and then one valid action (a GBNF
 grammar, :mod:`cts_dataset.search.react_grammar`), and ``first_action: search`` makes the first step
 a search, so the answer rests on documents rather than on the model's memory.
@@ -62,8 +63,9 @@ class ReactSettings(BaseModel):
                       description="The 'current date' in the system prompt, pinned so prompts and cache keys never drift.")
     max_llm_calls: int = Field(20, ge=1, description="The agent's own calls per run (visit summaries not included).")
     max_context_tokens: int = Field(32000, ge=64, description=(
-        "The context cap for a model that does not report max_model_len; with one, the cap is "
-        "max_model_len - final answer tokens - context_margin_tokens."))
+        "The context limit assumed for a model that reports no max_model_len (a hosted API whose spec gives "
+        "no engine_args.max_model_len): the cap and every call's max_tokens are kept under it. The cap is "
+        "the limit - final answer tokens - context_margin_tokens."))
     max_tokens_per_call: int | None = Field(None, ge=1, description=(
         "Generation limit per step, clamped to the room left. None: an eighth of max_model_len, "
         "from 256 to 4096 tokens (4096 when the model reports no limit)."))
@@ -84,8 +86,9 @@ class ReactSettings(BaseModel):
     action_grammar: bool = Field(False, description=(
         "Hold each reply to <think>...</think> and then one valid action (search, a visit to a link shown, "
         "or an answer) with a grammar; for models that do not keep WebDancer's format by themselves."))
-    first_action: Literal["any", "search"] = Field("any", description=(
-        "'search': the first step must search (an earlier answer is refused as a format error)."))
+    first_action: Literal["any", "search", "question"] = Field("any", description=(
+        "'search': the first step must search (an earlier answer is refused as a format error); 'question': "
+        "and, with action_grammar, its first query is the user's question as asked."))
     prompt_version: str = "v1"
     chat_template_kwargs: dict[str, Any] = Field(default_factory=dict)
 
@@ -132,8 +135,6 @@ class ReactSearcher:
             self.language_prompts[language] = {p.id: p.hash for p in (*found, *summary)}
         self.sampling = Sampling(temperature=self.settings.temperature, top_p=self.settings.top_p,
                                  max_tokens=self.step_tokens(), stop=STOP_STRINGS)
-        for language, (system, _, _) in self.prompt_sets.items():
-            self.check_fits(system.render(date=self.settings.date), f"the {language} system prompt")
 
     @property
     def max_model_len(self) -> int | None:
@@ -150,6 +151,11 @@ class ReactSearcher:
             return STEP_TOKENS_CEILING
         return max(STEP_TOKENS_FLOOR, min(STEP_TOKENS_CEILING, limit // 8))
 
+    @property
+    def context_limit(self) -> int:
+        """The limit every request is kept under: the model's, else the assumed ``max_context_tokens``."""
+        return self.max_model_len or self.settings.max_context_tokens
+
     def final_tokens(self) -> int:
         """The final answer's generation limit (it states every fact found, so it gets more than a step)."""
         if self.settings.final_answer_tokens is not None:
@@ -158,17 +164,12 @@ class ReactSearcher:
 
     def context_cap(self) -> int:
         """The context length past which the agent is asked to answer at once."""
-        limit = self.max_model_len
-        if limit is None:
-            return self.settings.max_context_tokens
-        return limit - self.final_tokens() - self.settings.context_margin_tokens
+        return self.context_limit - self.final_tokens() - self.settings.context_margin_tokens
 
     def check_fits(self, system: str, what: str, query: str = "") -> None:
         """Raise :class:`ContextTooSmallError` when the prompt a run starts with is over the cap (the run would
         be told to answer before its first step)."""
-        limit = self.max_model_len
-        if limit is None:
-            return
+        limit = self.context_limit
         start = self.prompt_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}])
         if start > self.context_cap():
             raise ContextTooSmallError(
@@ -217,6 +218,8 @@ class ReactSearcher:
                          events=[TraceEvent(kind="system", role="system", content=systems[lang]),
                                  TraceEvent(kind="query", role="user", content=q)])
                 for q, t, lang in zip(queries, tags, chosen, strict=True)]
+        for language, system in systems.items():  # no run of this language could take a step
+            self.check_fits(system, f"the {language} system prompt")
         for run in runs:
             try:
                 self.check_fits(systems[run.language], "the system prompt and this question", run.query)
@@ -229,7 +232,7 @@ class ReactSearcher:
                          self.prompt_tokens(r.messages()))
                 for r in runs]
 
-    def _max_tokens(self, run: ReactRun, limit: int | None, cap: int) -> int | None:
+    def _max_tokens(self, run: ReactRun, limit: int, cap: int) -> int | None:
         """The next call's max_tokens, once the run was asked to answer if its context passed the cap;
         None when no reply fits under the model's limit any more (the run then ends)."""
         tokens = self.prompt_tokens(run.messages())
@@ -237,8 +240,6 @@ class ReactSearcher:
             run.force_final_answer(self.prompt_set(run.language)[1].render().strip())
             tokens = self.prompt_tokens(run.messages())
         wanted = self.final_tokens() if run.forced_final else self.step_tokens()
-        if limit is None:
-            return wanted
         room = limit - tokens - self.settings.context_margin_tokens
         if room < min(self.settings.min_tokens_per_call, wanted):
             run.finish(Termination.token_limit)
@@ -252,16 +253,18 @@ class ReactSearcher:
             return None
         if run.forced_final:
             return StructuredOutput(grammar=step_grammar(search=False, answer=True))
+        first = self._must_search(run)
         return StructuredOutput(grammar=step_grammar(
-            search=True, visit_urls=list(run.links), answer=not self._must_search(run),
-            max_queries=self.settings.max_queries_per_call))
+            search=True, visit_urls=list(run.links), answer=not first,
+            max_queries=self.settings.max_queries_per_call,
+            first_query=run.query if first and self.settings.first_action == "question" else None))
 
     def _must_search(self, run: ReactRun) -> bool:
-        return self.settings.first_action == "search" and run.search_calls == 0
+        return self.settings.first_action != "any" and run.search_calls == 0
 
     def step(self, runs: Sequence[ReactRun]) -> bool:
         """One model batch for every running run, then their tools. False when all have ended."""
-        limit, cap = self.max_model_len, self.context_cap()
+        limit, cap = self.context_limit, self.context_cap()
         active: list[ReactRun] = []
         requests: list[ChatRequest] = []
         for run in runs:

@@ -24,9 +24,10 @@ def _literal(text: str) -> str:
 
 
 def step_grammar(*, search: bool, visit_urls: Sequence[str] = (), answer: bool = True,
-                 max_queries: int = 3) -> str:
+                 max_queries: int = 3, first_query: str | None = None) -> str:
     """The grammar of one step. ``search``/``answer``: whether those actions are allowed;
-    ``visit_urls``: the links a visit may name (none: no visit)."""
+    ``visit_urls``: the links a visit may name (none: no visit); ``first_query``: a search must begin
+    with this query (the user's question, so the first results are at least one retrieval's)."""
     actions: list[str] = []
     rules = [
         "root ::= think action",
@@ -34,9 +35,10 @@ def step_grammar(*, search: bool, visit_urls: Sequence[str] = (), answer: bool =
     ]
     if search:
         extra = f' ("," " "? query){{0,{max_queries - 1}}}' if max_queries > 1 else ""
+        first = _literal(_literal(" ".join(first_query.split()))) if first_query else "query"
         rules += [
-            'search ::= "<tool_call>\\n{\\"name\\": \\"search\\", \\"arguments\\": {\\"query\\": [" query'
-            + extra + ' "]}}\\n</tool_call>"',
+            'search ::= "<tool_call>\\n{\\"name\\": \\"search\\", \\"arguments\\": {\\"query\\": [" '
+            + first + extra + ' "]}}\\n</tool_call>"',
             "query ::= " + _STRING % QUERY_CHARS,
         ]
         actions.append("search")
