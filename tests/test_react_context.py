@@ -165,3 +165,15 @@ def test_the_agents_model_is_described_by_its_resolved_identity(tool):
     model.identity = {"backend": "llamacpp", "files": "sha256:cc324af070c2"}
     described = ReactSearcher(model, tool, ReactSettings()).describe()
     assert described["model_identity"] == {"backend": "llamacpp", "files": "sha256:cc324af070c2"}
+
+
+def test_the_packaged_model_gets_the_react_cpu_agent_from_search_and_build_unless_told_otherwise():
+    from cts_dataset.pipeline.config import preset
+    from cts_dataset.search.searcher import small_model_agent_options
+
+    shipped = preset("react-cpu")["searcher"]["options"]
+    assert small_model_agent_options("default") == shipped and shipped["action_grammar"] is True
+    assert small_model_agent_options("default", action_grammar=False) == {}
+    assert small_model_agent_options("vllm:Qwen/Qwen3-8B") == {}
+    assert small_model_agent_options("vllm:Qwen/Qwen3-8B", action_grammar=True) == shipped
+    ReactSettings.model_validate(shipped)  # the preset's options are valid settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -47,17 +48,15 @@ def build(intents: Path, out_dir: Path, model_spec: str, kind: str, max_llm_call
     from cts_dataset.errors import CtsbenchError
     from cts_dataset.models.registry import load_model
     from cts_dataset.search import load_searcher
+    from cts_dataset.search.searcher import small_model_agent_options
 
     try:
         found = read_intents(intents, id_prefix)
         out_dir.mkdir(parents=True, exist_ok=True)
         model = load_model(model_spec, cache=not no_cache, trace=out_dir / "model_calls.jsonl")
         tool = {"kind": tool_kind, **({"url": url} if url else {}), **({"api_key_env": api_key_env} if api_key_env else {})}
-        react: dict = {"max_llm_calls": max_llm_calls, "max_tokens_per_call": max_tokens_per_call}
-        if action_grammar if action_grammar is not None else model_spec == "default":
-            from cts_dataset.pipeline.config import preset
-
-            react = {**preset("react-cpu")["searcher"]["options"], **react}
+        react: dict[str, Any] = {"max_llm_calls": max_llm_calls, "max_tokens_per_call": max_tokens_per_call}
+        react = {**small_model_agent_options(model_spec, action_grammar), **react}
         options = {"tool": tool, **(react if kind == "react" else {})}
         searcher = load_searcher({"kind": kind, "options": options}, model=model)
         settings = BuildSettings(id_prefix=id_prefix, attempts=attempts, max_docs=max_docs, min_nuggets=min_nuggets,

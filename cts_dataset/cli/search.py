@@ -16,16 +16,24 @@ import click
 @click.option("--corpus-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A JSONL file of document records to search instead of the shipped corpus.")
 @click.option("--max-llm-calls", type=int, default=None, help="Call budget of the react agent.")
+@click.option("--action-grammar/--free-actions", default=None,
+              help="React: hold each step to one valid action and search the question first (the react-cpu "
+                   "preset's agent settings). Default: on for the packaged default model, off otherwise.")
 @click.option("--json", "as_json", is_flag=True, help="Print one SearchOutput JSON record per query.")
 def search(queries: tuple[str, ...], kind: str, model: str | None, tool_kind: str, url: str | None,
-           api_key_env: str | None, corpus_file: str | None, max_llm_calls: int | None, as_json: bool) -> None:
+           api_key_env: str | None, corpus_file: str | None, max_llm_calls: int | None, action_grammar: bool | None,
+           as_json: bool) -> None:
     """Search QUERIES with the retrieval baseline or the ReAct agent and print the answers."""
     from cts_dataset.search import load_searcher
 
     tool = {"kind": tool_kind, "url": url, "api_key_env": api_key_env, "corpus_file": corpus_file}
     config: dict = {"kind": kind, "tool": {k: v for k, v in tool.items() if v is not None}}
+    if kind == "react":
+        from cts_dataset.search.searcher import small_model_agent_options
+
+        config["react"] = small_model_agent_options(model or "default", action_grammar)
     if max_llm_calls is not None:
-        config["react"] = {"max_llm_calls": max_llm_calls}
+        config.setdefault("react", {})["max_llm_calls"] = max_llm_calls
     from cts_dataset.errors import CtsbenchError
 
     chat_model = None

@@ -45,8 +45,8 @@ def step_grammar(*, search: bool, visit_urls: Sequence[str] = (), answer: bool =
     if visit_urls:
         links = " | ".join(_literal(_literal(url)) for url in dict.fromkeys(visit_urls))
         rules += [
-            'visit ::= "<tool_call>\\n{\\"name\\": \\"visit\\", \\"arguments\\": {\\"url\\": [" link'
-            ' "], \\"goal\\": " goal "}}\\n</tool_call>"',
+            ('visit ::= "<tool_call>\\n{\\"name\\": \\"visit\\", \\"arguments\\": {\\"url\\": [" link'
+             ' "], \\"goal\\": " goal "}}\\n</tool_call>"'),
             f"link ::= {links}",
             "goal ::= " + _STRING % GOAL_CHARS,
         ]

@@ -125,3 +125,13 @@ def load_searcher(spec: str | SearcherConfig | Mapping[str, Any] = "retrieval", 
     if model is None:
         raise ValueError("the 'react' searcher needs a chat model: load_searcher('react', model=...)")
     return ReactSearcher(model, tool, config.react, summary_model=summary_model)
+
+
+def small_model_agent_options(model_spec: str, action_grammar: bool | None = None) -> dict[str, Any]:
+    """The react settings of the ``react-cpu`` preset (an action grammar, the question searched first, short
+    results) when ``action_grammar`` is on, by default for the packaged model; else none."""
+    if not (action_grammar if action_grammar is not None else model_spec == "default"):
+        return {}
+    from cts_dataset.pipeline.config import preset
+
+    return dict(preset("react-cpu")["searcher"]["options"])
