@@ -97,18 +97,51 @@ def read_records(path: str | os.PathLike, kind: str) -> list[Any]:
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel | dict]) -> Path:
     """Write records atomically (a temporary file renamed into place): readers never see half a file."""
+    return write_atomic(path, (dumps(record) + "\n" for record in records))
+
+
+def write_atomic(path: str | os.PathLike, chunks: str | Iterable[str]) -> Path:
+    """Write text to a temporary file beside ``path``, fsync it and rename it into place: a kill at any
+    moment leaves either the old file or the new one, never half of one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(dumps(record) + "\n")
+            for chunk in [chunks] if isinstance(chunks, str) else chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_json(path: str | os.PathLike, value: Any) -> Path:
+    """One JSON document (indented, UTF-8 kept readable), written atomically (:func:`write_atomic`)."""
+    return write_atomic(path, json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+class JsonFileError(CtsbenchError, ValueError):
+    """A JSON file (a folder's ``config.json``) that is not one valid JSON object."""
+
+
+def read_json(path: str | os.PathLike) -> dict[str, Any]:
+    """A JSON object file, or :class:`JsonFileError` naming the file and what is wrong with it."""
+    path = Path(path)
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise JsonFileError(f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno}); "
+                            "the file is damaged (a write was cut short?): restore it or choose another "
+                            "folder") from None
+    except UnicodeDecodeError as error:
+        raise JsonFileError(f"{path}: not UTF-8 text ({error.reason}); restore it or choose another folder") from None
+    if not isinstance(value, dict):
+        raise JsonFileError(f"{path}: expected a JSON object, found {type(value).__name__}")
+    return value
 
 
 def dumps(record: BaseModel | dict) -> str:

@@ -1,5 +1,5 @@
 """Spec resolution and model identity: hosted defaults, registry defaults for every spec form, what the
-cache key holds (servers, the user's identity label, served weights), expiry of hosted aliases, file
+cache key holds (the user's identity label, served weights; not the servers' URLs), expiry of hosted aliases, file
 hashing of big weights, and JSON mode for providers without json_schema."""
 
 from __future__ import annotations
@@ -105,15 +105,16 @@ def test_write_spec_keeps_revision_answer_changing_engine_args_and_template_kwar
 
 # -- the identity and the cache key ---------------------------------------------------------------------
 
-def test_two_servers_with_the_same_model_name_do_not_share_answers(tmp_path):
+def test_the_servers_urls_are_not_the_model_but_the_users_identity_label_tells_servers_apart(tmp_path):
     with FakeOpenAIServer() as one, FakeOpenAIServer() as two:
         first, second = local(one, tmp_path), local(two, tmp_path)
         first.complete([ask("same question")])
-        assert not second.complete([ask("same question")])[0].cached
+        # Not vLLM (nothing says what they serve): one model name, one model, whichever server answers.
+        assert "base_urls" not in first.identity and second.identity == first.identity
+        assert second.complete([ask("same question")])[0].cached
+        other = local(two, tmp_path, identity="other-weights")
+        assert not other.complete([ask("same question")])[0].cached
         assert len(one.bodies) == len(two.bodies) == 1
-        # The order of the URLs does not matter.
-        both = local(one, tmp_path, base_urls=[one.url, two.url]).identity
-        assert both["base_urls"] == local(two, tmp_path, base_urls=[two.url, one.url]).identity["base_urls"]
 
 
 def test_the_users_identity_label_changes_the_key(tmp_path):
@@ -130,7 +131,7 @@ def test_a_vllm_servers_weights_path_is_part_of_the_identity(tmp_path):
     with FakeOpenAIServer(roots={"test-model": "/ckpt/step-1000"}, max_model_len=2048) as server:
         before = local(server, tmp_path)
         assert server.model_queries == 1, "one /v1/models request at load"
-        assert before.identity["served"] == {server.url: "/ckpt/step-1000"} and before.max_model_len == 2048
+        assert before.identity["served"] == "/ckpt/step-1000" and before.max_model_len == 2048
         before.complete([ask("q")])
         server.roots["test-model"] = "/ckpt/step-2000"  # the server restarted on other weights
         after = local(server, tmp_path)
@@ -143,7 +144,7 @@ def test_the_identity_names_everything_that_changes_answers(tmp_path):
     with FakeOpenAIServer() as server:
         identity = local(server, tmp_path, chat_template_kwargs={"enable_thinking": False},
                          engine_args={"dtype": "bfloat16", "max_num_seqs": 8}, structured_output="json_object").identity
-    assert {"backend", "model", "revision", "files", "label", "engine_args", "chat_template_kwargs", "base_urls",
+    assert {"backend", "model", "revision", "files", "label", "engine_args", "chat_template_kwargs",
             "structured_output", "identity"} <= set(identity)
     assert identity["engine_args"] == {"dtype": "bfloat16"} and identity["structured_output"] == "json_object"
     assert identity["chat_template_kwargs"] == {"enable_thinking": False} and identity["files"] == "unpinned"
@@ -178,7 +179,7 @@ def test_an_entry_older_than_its_ttl_is_a_miss(tmp_path):
 # -- hashing big weight files ---------------------------------------------------------------------------
 
 def test_a_big_file_changed_in_the_middle_changes_its_hash(tmp_path, monkeypatch):
-    from cts_dataset.models import registry
+    from cts_dataset.models import weights
 
     shard = tmp_path / "model-00001.safetensors"
     shard.write_bytes(os.urandom(1 << 20) + bytes(22 << 20) + os.urandom(1 << 20))
@@ -189,7 +190,7 @@ def test_a_big_file_changed_in_the_middle_changes_its_hash(tmp_path, monkeypatch
         handle.seek(11 << 20)
         handle.write(os.urandom(1 << 20))
     os.utime(shard, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # even when the copy kept the old mtime
-    monkeypatch.setattr(registry, "_FINGERPRINTS", {})  # a new process: same stats, no memo
+    monkeypatch.setattr(weights, "_FINGERPRINTS", {})  # a new process: same stats, no memo
     sampled = files_hash(shard)
     assert sampled != before
     os.utime(shard, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))  # a touched file counts as changed too

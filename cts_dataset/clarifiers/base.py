@@ -10,7 +10,8 @@ Optional attributes the run reads:
 
 - ``name`` (or ``spec``): how outputs name it;
 - ``identity`` (a dict, or a method returning one): what changes its questions (a checkpoint, a
-  setting); the run folder refuses to resume onto another identity;
+  setting); the run folder refuses to resume onto another identity (a class a config names by import
+  path has its ``options`` recorded, and named in its default folder, without this);
 - ``sees_constraint_types = True``: a reference that is shown the *types* of the instance's removed
   constraints (never their values) in ``view.constraint_types``; the run declares this leakage.
 """

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,22 @@ def import_path(ref: Any) -> tuple[str, str, dict[str, Any]] | None:
     if not sep or not module or not attribute:
         raise ClarifierLoadError(f"clarifier {target!r}: an import path is MODULE:OBJECT, e.g. my_clarifiers:Asker")
     return module, attribute, options
+
+
+def import_reference(ref: Any) -> dict[str, Any] | None:
+    """``{"import": "module:object", "options": {...}}`` when ``ref`` names Python code (None otherwise):
+    what a run records of such a clarifier, since the options change its questions as much as the class."""
+    path = import_path(ref)
+    if path is None:
+        return None
+    module, attribute, options = path
+    return {"import": f"{module}:{attribute}", "options": json.loads(json.dumps(options, sort_keys=True, default=str))}
+
+
+def options_digest(options: dict[str, Any]) -> str:
+    """A short hash of a clarifier's options: the default folder of each point of a sweep is its own."""
+    text = json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def load_object(module: str, attribute: str, options: dict[str, Any]) -> Any:

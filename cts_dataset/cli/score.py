@@ -67,6 +67,9 @@ def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_pr
         if summary[key]:
             shown = ", ".join(summary[key][:10]) + (" ..." if len(summary[key]) > 10 else "")
             click.echo(f"warning: {len(summary[key])} {what}, not scored: {shown}", err=True)
+    if summary.get("failed_items"):
+        click.echo(f"warning: {len(summary['failed_items'])} item(s) unscored because a judge request failed; "
+                   "run the same command again to judge them again", err=True)
     value = summary["restore_score_100"]
     low, high = summary["restore_score_100_ci95"]
     interval = f" (95% CI {low:.2f}-{high:.2f})" if low is not None else ""

@@ -6,7 +6,6 @@ the same model get the same engine, so a GPU holds one copy of the weights.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
@@ -19,11 +18,18 @@ from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse
 from cts_dataset.models.cache import CACHE_MODES, CacheMode, CacheStats, ResponseCache, cache_key
 from cts_dataset.models.spec import ModelSpec
 from cts_dataset.models.trace import Trace, TraceWriter
+from cts_dataset.models.weights import (  # noqa: F401 - files_hash, hub_revision: part of this module's API
+    ServedModelMismatch,
+    files_hash,
+    hub_revision,
+    model_fingerprint,
+    pinned,
+    served_root,
+)
 
 logger = logging.getLogger(__name__)
 
 _BACKENDS: dict[str, ChatModel] = {}
-_FINGERPRINTS: dict[str, str] = {}
 
 
 class LoadedModel:
@@ -42,10 +48,13 @@ class LoadedModel:
 
     ``identity`` (the cache key's model part and the run identity of the model) holds: ``backend``,
     ``model``, ``revision``, ``gguf_file``, the user's ``identity`` label, the answer-changing
-    ``engine_args``, ``files`` (a hash of local weights, else the revision or ``unpinned``), ``label``
-    (how outputs name the model), ``chat_template_kwargs`` (the spec's defaults) and, for ``openai``,
-    the sorted ``base_urls``, the ``structured_output`` mode and ``served`` (what each vLLM server's
-    ``/v1/models`` says it runs, when it answered at load). Engine and library versions are not in it.
+    ``engine_args``, ``files`` (a hash of local weights; for a hub model the commit it resolves to on
+    this machine, see :func:`model_fingerprint`; else the revision or ``unpinned``), ``label`` (how
+    outputs name the model), ``chat_template_kwargs`` (the spec's defaults) and, for ``openai``, the
+    ``structured_output`` mode and ``served``: the weights the vLLM servers name as this model's
+    ``root``, when at least one answered at load (see :func:`served_root`). The servers' URLs are not in
+    it: more or other servers of the same weights keep the cache and the run. Engine and library
+    versions are not in it.
 
     Fresh responses are written every ``write_every`` responses or ``write_after_s`` seconds.
     """
@@ -241,15 +250,19 @@ def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache |
     if resolved.backend == "scripted":
         raise ValueError("the scripted model is built in code: ScriptedModel(replies=...) from "
                          "cts_dataset.models.scripted")
+    if executor not in ("local", "ray"):
+        raise ValueError(f"executor must be 'local' or 'ray', not {executor!r}")
+    # Resolved here, on the driver, before any backend: both executors get the same identity, and the
+    # backend (or every Ray worker) loads the very commit the identity names.
+    files = model_fingerprint(resolved)
+    runs = pinned(resolved, files)
     if executor == "ray":
         from cts_dataset.executors.ray import ray_backend
 
-        backend = ray_backend(resolved)
-    elif executor == "local":
-        backend = shared_backend(resolved)
+        backend = ray_backend(runs)
     else:
-        raise ValueError(f"executor must be 'local' or 'ray', not {executor!r}")
-    identity = identity_of(resolved, backend)
+        backend = shared_backend(runs)
+    identity = identity_of(resolved, backend, files)
     if cache is True:
         cache = ResponseCache()
     elif cache is False:
@@ -261,14 +274,15 @@ def load_model(spec: str | ModelSpec | dict[str, Any], *, cache: ResponseCache |
     return LoadedModel(backend, resolved, identity, cache=cache, cache_mode=mode, trace=writer)  # type: ignore[arg-type]
 
 
-def identity_of(spec: ModelSpec, backend: ChatModel) -> dict[str, Any]:
-    """:attr:`LoadedModel.identity` of ``spec`` run by ``backend`` (its fields: see :class:`LoadedModel`)."""
-    identity = {**spec.identity_fields(), "files": model_fingerprint(spec), "label": backend.spec,
+def identity_of(spec: ModelSpec, backend: ChatModel, files: str | None = None) -> dict[str, Any]:
+    """:attr:`LoadedModel.identity` of ``spec`` run by ``backend`` (its fields: see :class:`LoadedModel`);
+    ``files``: :func:`model_fingerprint` of the spec, if already known."""
+    identity = {**spec.identity_fields(), "files": files or model_fingerprint(spec), "label": backend.spec,
                 "chat_template_kwargs": dict(sorted(spec.chat_template_kwargs.items()))}
     query = getattr(backend, "query_servers", None)
-    served = query() if spec.backend == "openai" and callable(query) else None
-    if served:  # what each vLLM server says it runs, asked at every load
-        identity["served"] = served
+    root = served_root(spec, query()) if spec.backend == "openai" and callable(query) else None
+    if root is not None:
+        identity["served"] = root
     return identity
 
 
@@ -292,62 +306,6 @@ def release_backends() -> None:
     import gc
 
     gc.collect()
-
-
-def model_fingerprint(spec: ModelSpec) -> str:
-    """A hash of the model's files when they are local, else its revision (``unpinned`` if none)."""
-    if spec.backend == "default":
-        from cts_dataset.models.default_model import DEFAULT_SHA256, default_gguf
-
-        default_gguf()  # joined and verified against the pinned SHA-256, which then names the contents
-        return DEFAULT_SHA256
-    path = Path(spec.model).expanduser()
-    if spec.backend != "openai" and path.exists():
-        return files_hash(path)
-    return spec.revision or (hub_revision(spec.model) if spec.backend != "openai" else None) or "unpinned"
-
-
-def hub_revision(repo_id: str, ref: str = "main") -> str | None:
-    """The commit a hub model's cached ``main`` points at (what an unpinned load will use), if cached."""
-    from huggingface_hub.constants import HF_HUB_CACHE
-
-    refs = Path(HF_HUB_CACHE) / f"models--{repo_id.replace('/', '--')}" / "refs" / ref
-    return refs.read_text().strip() if refs.is_file() else None
-
-
-_BIG_FILE = 8 << 20
-_SAMPLES, _SAMPLE_SIZE = 64, 64 << 10
-
-
-def files_hash(path: Path) -> str:
-    """Hash of names, sizes and contents. A file over 8 MiB contributes its size, ``mtime_ns``, its first
-    and last MiB and 64 blocks of 64 KiB spread evenly between them: a full read of tens of GB of weights
-    per run would cost minutes, and a checkpoint changed only in the middle of a shard is still caught
-    (the mtime, and the sample for a copy that kept it). Memoised per process on the files' stats."""
-    path = path.resolve()
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    stats = [(file, file.stat()) for file in files]
-    stamp = f"{path}|" + "|".join(f"{f}:{st.st_size}:{st.st_mtime_ns}" for f, st in stats)
-    if stamp in _FINGERPRINTS:
-        return _FINGERPRINTS[stamp]
-    digest = hashlib.sha256()
-    for file, stat in stats:
-        size = stat.st_size
-        digest.update(f"{file.relative_to(path) if path.is_dir() else file.name}\0{size}\0".encode())
-        with file.open("rb") as handle:
-            if size <= _BIG_FILE:
-                digest.update(handle.read())
-                continue
-            digest.update(f"{stat.st_mtime_ns}\0".encode())
-            digest.update(handle.read(1 << 20))
-            span = size - (2 << 20) - _SAMPLE_SIZE  # the samples lie between the first and last MiB
-            for k in range(_SAMPLES):
-                handle.seek((1 << 20) + span * k // (_SAMPLES - 1))
-                digest.update(handle.read(_SAMPLE_SIZE))
-            handle.seek(size - (1 << 20))
-            digest.update(handle.read())
-    _FINGERPRINTS[stamp] = digest.hexdigest()[:16]
-    return _FINGERPRINTS[stamp]
 
 
 def _vllm(spec: ModelSpec) -> ChatModel:

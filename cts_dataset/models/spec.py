@@ -33,7 +33,8 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 HOSTED_ALIAS_TTL_S = 30 * 24 * 3600.0
 
 # Engine args that change speed or memory, not the text: left out of the cache identity so that moving a
-# run to more GPUs (or a different memory budget) keeps its cache.
+# run to more GPUs (or a different memory budget) keeps its cache. Server URLs are left out for the same
+# reason: more servers of the same weights (serve.py --gpus 0,1,2,3) keep the cache and the run.
 THROUGHPUT_ONLY_ARGS = frozenset({
     "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
     "enable_prefix_caching", "max_num_seqs", "max_num_batched_tokens", "enforce_eager", "swap_space",
@@ -105,9 +106,11 @@ class ModelSpec:
     def identity_fields(self) -> dict[str, Any]:
         """What of the spec picks the weights and the engine (keys, concurrency and throughput args do not).
 
-        For ``openai`` the server counts too: its base URLs (sorted) and the structured-output mode. The
-        chat-template defaults are left out here (one engine serves roles with different defaults); the
-        model's full identity is :attr:`cts_dataset.models.registry.LoadedModel.identity`."""
+        For ``openai`` the structured-output mode counts too, but not the base URLs: which servers answer
+        does not change the weights (what a vLLM server serves is checked at load, as ``served`` in
+        :attr:`cts_dataset.models.registry.LoadedModel.identity`; servers that are not vLLM are told apart
+        by the spec's ``identity`` label). The chat-template defaults are left out here (one engine serves
+        roles with different defaults)."""
         fields: dict[str, Any] = {
             "backend": self.backend,
             "model": self.model,
@@ -117,7 +120,6 @@ class ModelSpec:
             "engine_args": {k: v for k, v in sorted(self.engine_args.items()) if k not in THROUGHPUT_ONLY_ARGS},
         }
         if self.backend == "openai":
-            fields["base_urls"] = sorted(self.base_urls)
             fields["structured_output"] = self.structured_output
         return fields
 

@@ -72,7 +72,8 @@ class RunConfig(BaseModel):
     sample: int | None = Field(None, ge=1, description="Run a fixed sample of this many instances, stratified by "
                                "the type of their first removed constraint (cts_dataset.data.stratified_sample).")
     ids: list[str] | None = Field(None, description="Run these instances only (in this order).")
-    out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>.")
+    out_dir: Path | None = Field(None, description="Default: runs/<clarifier that ran>__<preset>; a Python "
+                                 "clarifier with options: runs/<clarifier>-<hash of its options>__<preset>.")
     prompt_version: str = Field("v1", description="The interaction roles' prompts, unless `prompts` (or the "
                                 "preset's `prompts`) names a role's own.")
     prompts: dict[Literal["clarifier", "user_answerer", "rewriter"], str] = Field(

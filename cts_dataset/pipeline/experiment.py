@@ -4,13 +4,13 @@ batch per model call, writes its records as they finish, and skips what a previo
 A run folder belongs to one run identity (:mod:`cts_dataset.pipeline.identity`): resuming it with
 another model, prompt, searcher, judge or version is refused. A request that fails after retries is an
 error record of its stage; the run goes on until more than ``max_errors`` have failed, and a rerun
-retries only those.
+retries only those. ``retry_unscored`` judges again the instances with unscored nuggets and keeps a new
+judgement only when it is no worse (:func:`~cts_dataset.scoring.judging.replaces`).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,11 +18,18 @@ from typing import Any
 
 from cts_dataset.clarifiers.model import ModelClarifier
 from cts_dataset.errors import CtsbenchError
-from cts_dataset.models.base import ChatRequest, ChatResponse, Sampling
+from cts_dataset.models.base import Sampling
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, ROLES, RunConfig, default_out_dir
 from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play, turns_done
-from cts_dataset.pipeline.identity import check_identity, model_identity
+from cts_dataset.pipeline.identity import (
+    check_identity,
+    model_identity,
+    pick,
+    settings_identity,
+    stored_identity,
+)
+from cts_dataset.pipeline.progress import Progress, Recorder
 from cts_dataset.pipeline.store import RunStore, record_key
 from cts_dataset.protocol import answerer, guards, rewriter
 from cts_dataset.protocol.prompts import LANGUAGES
@@ -50,53 +57,6 @@ class SearchJob:
                 "repeat": self.repeat}
 
 
-class Progress:
-    """One tqdm bar per stage on stderr; a stage's bar closes when the next stage starts. It moves as each
-    request is answered (the models report them) and is set right as each batch of records is written."""
-
-    def __init__(self, enabled: bool = True) -> None:
-        self.enabled = enabled
-        self.stage: str | None = None
-        self.bar: Any = None
-        self.written = 0
-
-    def start(self, stage: str, total: int) -> None:
-        self.close()
-        if self.enabled and total:
-            from tqdm import tqdm
-
-            self.stage, self.written = stage, 0
-            self.bar = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
-
-    def answered(self, count: int) -> None:
-        """A model answered ``count`` requests of the stage's current batch."""
-        if self.bar is not None and self.bar.n < self.bar.total:
-            self.bar.update(min(count, self.bar.total - self.bar.n))
-
-    def __call__(self, stage: str, done: int) -> None:
-        if self.bar is not None and stage == self.stage:
-            self.written += done
-            self.bar.n = min(self.bar.total, self.written)
-            self.bar.refresh()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        self.bar, self.stage = None, None
-
-
-class _Recorder:
-    """A model wrapper that keeps each request by tag, so the run can audit what a role was sent."""
-
-    def __init__(self, model: Any) -> None:
-        self.model, self.spec = model, model.spec
-        self.requests: dict[str, ChatRequest] = {}
-
-    def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
-        self.requests.update((r.tag, r) for r in requests)
-        return self.model.complete(requests)
-
-
 class Experiment:
     def __init__(self, config: RunConfig, models: dict[str, Any] | None = None, searcher: Any = None,
                  judge: Any = None, progress: bool = True, clarifier: Any = None) -> None:
@@ -106,20 +66,27 @@ class Experiment:
         ``runs/<clarifier that runs>__<preset>``."""
         from cts_dataset.clarifiers import load_clarifier
         from cts_dataset.clarifiers.base import clarifier_name
+        from cts_dataset.clarifiers.loading import import_reference, options_digest
 
         self.config = config
         models = dict(models or {})
         if clarifier is None and "clarifier" in models and callable(getattr(models["clarifier"], "ask", None)):
             clarifier = models.pop("clarifier")
+        # Python code named by the config: its import path and options are part of the run identity.
+        self.clarifier_import: dict[str, Any] | None = None
         if clarifier is None and "clarifier" not in models:
             clarifier = load_clarifier(config.clarifier)  # a reference or import path; None for a model spec
+            self.clarifier_import = import_reference(config.clarifier)
         if clarifier is not None:
             self.clarifier_label = clarifier_name(clarifier)
         elif "clarifier" in models:
             self.clarifier_label = models["clarifier"].spec
         else:
             self.clarifier_label = components.label_of(config.clarifier)
-        self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(self.clarifier_label, config.preset)
+        folder_label = self.clarifier_label
+        if self.clarifier_import and self.clarifier_import["options"]:  # each point of a sweep its own folder
+            folder_label += "-" + options_digest(self.clarifier_import["options"])
+        self.folder = Path(config.out_dir) if config.out_dir else default_out_dir(folder_label, config.preset)
         self.instances = components.load_instances(config)
         self.settings = {role: self._settings(role) for role in ROLES}
         self.prompt_ids = components.prompt_ids({role: config.prompt_for(role) for role in ROLES})
@@ -127,8 +94,8 @@ class Experiment:
             for language in LANGUAGES:
                 answerer.check_prompt(self.prompt("user_answerer", language), config.answer_mode)
         # The cheap part of the identity first: refusing after minutes of engine start-up would waste them.
-        self._stored = self._stored_identity()
-        check_identity(_pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))
+        self._stored = stored_identity(self.folder)
+        check_identity(pick(self._stored, self.protocol_identity()), self.protocol_identity(), str(self.folder))
         trace = self.folder / "calls.jsonl"
         for role in ROLES:
             if role not in models and not (role == "clarifier" and clarifier is not None):
@@ -172,16 +139,19 @@ class Experiment:
     def protocol_identity(self) -> dict[str, Any]:
         from cts_dataset import __version__
 
-        return {
+        identity = {
             "ctsbench_version": __version__,
             "dataset_revision": components.dataset_revision(self.config),
             "protocol": {"preset": self.config.preset, "show_budget": self.config.show_budget,
                          "answer_mode": self.config.answer_mode, "clarifier_reask": self.config.clarifier_reask,
                          "rewriter_guard": self.config.rewriter_guard, "guards_version": GUARDS_VERSION,
                          "answer_options": components.answer_options_identity(self.config.answer_mode)},
-            "roles": {role: {"generation": _settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
+            "roles": {role: {"generation": settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
                       for role in ROLES},
         }
+        if self.clarifier_import is not None:
+            identity["roles"]["clarifier"]["import"] = self.clarifier_import
+        return identity
 
     def identity(self) -> dict[str, Any]:
         from cts_dataset.scoring.judging import judge_identity
@@ -199,16 +169,6 @@ class Experiment:
         identity["judge"] = judge_identity(self.judge)
         return json.loads(json.dumps(identity, default=str))
 
-    def _stored_identity(self) -> dict[str, Any] | None:
-        path = self.folder / "config.json"
-        if not path.exists():
-            return None
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        if "identity" not in stored:
-            raise CtsbenchError(f"{path}: this folder was written by an older ctsbench and records no run "
-                                "identity; choose another --out-dir")
-        return stored["identity"]
-
     # -- helpers the stages share -------------------------------------------------------------------
     def chunks(self, items: Sequence[Any], by_repeat: bool = False) -> Iterator[Sequence[Any]]:
         """Batches of at most ``batch_size``; ``by_repeat``: one repeat per batch (its own sample index)."""
@@ -219,11 +179,12 @@ class Experiment:
             for start in range(0, len(group), self.config.batch_size):
                 yield group[start:start + self.config.batch_size]
 
-    def recorder(self, model: Any) -> _Recorder:
-        return _Recorder(model)
+    def recorder(self, model: Any) -> Recorder:
+        return Recorder(model)
 
-    def write(self, stage: str, records: list[dict[str, Any]], replace_done: bool = False) -> None:
-        """Append a stage's records; stop the run once more than ``max_errors`` requests failed."""
+    def write(self, stage: str, records: list[dict[str, Any]], replace_done: Any = False) -> None:
+        """Append a stage's records (``replace_done``: see :meth:`StageFile.append`); stop the run once more
+        than ``max_errors`` requests failed (a failed retry that is not written counts too)."""
         assert self.store is not None
         self.store[stage].append(records, replace_done=replace_done)
         failed = [r for r in records if r.get("error")]
@@ -311,7 +272,7 @@ class Experiment:
 
     def judge_stage(self, jobs: Sequence[SearchJob]) -> None:
         from cts_dataset.log import open_log
-        from cts_dataset.scoring.judging import JudgeJob, judge_items
+        from cts_dataset.scoring.judging import JudgeJob, judge_items, replaces
 
         assert self.store is not None
         judged = self.store["judge"]
@@ -330,14 +291,10 @@ class Experiment:
                               answer=self.store["search"].get(record_key(j.key))["answer"],
                               nuggets=tuple(n.text for n in j.instance.nuggets),
                               weights=tuple(n.weight for n in j.instance.nuggets)) for j in chunk]
-            results = judge_items(self.judge, items, calls)
-            records = []
-            for job, result in zip(chunk, results, strict=True):
-                record = {**job.key, **result}
-                if result.get("errors") and not record.get("error"):
-                    record["error"] = "; ".join(map(str, result["errors"]))[:2000]
-                records.append(record)
-            self.write("judge", records, replace_done=self.config.retry_unscored)
+            results = judge_items(self.judge, items, calls)  # a failed request: "error", unscored
+            records = [{**job.key, **result} for job, result in zip(chunk, results, strict=True)]
+            # A retry replaces a scored judgement only when it is no worse: a failed request loses nothing.
+            self.write("judge", records, replace_done=replaces if self.config.retry_unscored else False)
             self.progress("judge", len(chunk))
 
     # -- the whole run ------------------------------------------------------------------------------
@@ -372,9 +329,10 @@ class Experiment:
         """config.json: the run identity (written once, compared on every resume) and the resolved config
         of the latest invocation (limit, budgets, conditions may grow)."""
         from cts_dataset import __version__
+        from cts_dataset.jsonl import read_json, write_json
 
         path = self.folder / "config.json"
-        previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        previous = read_json(path) if path.exists() else {}
         config = json.loads(self.config.model_dump_json())
         config["out_dir"] = str(self.folder)
         resolved = {
@@ -390,7 +348,7 @@ class Experiment:
             "prompts": self.prompt_ids,
             "invocations": previous.get("invocations", 0) + 1,
         }
-        path.write_text(json.dumps(resolved, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+        write_json(path, resolved)  # the only copy of the identity: a temporary file renamed into place
 
 
 def _takes_languages(searcher: Any) -> bool:
@@ -404,28 +362,6 @@ def _takes_languages(searcher: Any) -> bool:
 
 def _repeat_of(item: Any) -> int:
     return item[0].repeat if isinstance(item, tuple) else item.repeat
-
-
-def _settings_identity(settings: RoleSettings) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    return {"sampling": asdict(settings.sampling), "chat_template_kwargs": dict(settings.chat_template_kwargs),
-            "structured": settings.structured}
-
-
-def _pick(stored: dict[str, Any] | None, like: dict[str, Any]) -> dict[str, Any] | None:
-    """The part of a stored identity that has the keys of ``like`` (the cheap, pre-load check)."""
-    if stored is None:
-        return None
-    picked: dict[str, Any] = {}
-    for key, value in like.items():
-        if key not in stored:
-            continue
-        if isinstance(value, dict) and isinstance(stored[key], dict):
-            picked[key] = _pick(stored[key], value)
-        else:
-            picked[key] = stored[key]
-    return picked
 
 
 def _model_description(model: Any, label: str | None = None) -> dict[str, Any]:

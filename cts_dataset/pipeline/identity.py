@@ -2,7 +2,7 @@
 
 A run folder is resumed only onto the same identity: each role's resolved model (backend, model id,
 revision or file hash, base URLs, answer-changing engine args, template defaults), each role's
-generation settings and prompt ids+hashes, the searcher's and judge's resolved settings and prompt
+generation settings and prompt ids+hashes, a Python clarifier's import path and options, the searcher's and judge's resolved settings and prompt
 hashes, the dataset revision, the protocol switches and the ctsbench version. What only extends a run
 (more instances, budgets, conditions or repeats) or changes how it goes (batch size, cache, error
 limit) is not part of it: records are keyed per instance, condition, budget and repeat.
@@ -11,10 +11,13 @@ limit) is not part of it: records are keyed per instance, condition, budget and 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.identity import differences
+from cts_dataset.protocol.roles import RoleSettings
 
 
 class IdentityMismatch(CtsbenchError, ValueError):
@@ -46,3 +49,39 @@ def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where
         shown = "\n  ".join(found[:12]) + (f"\n  ... and {len(found) - 12} more" if len(found) > 12 else "")
         raise IdentityMismatch(f"{where}: this folder holds a run of another identity; what changed:\n  {shown}\n"
                                "Choose another --out-dir (or delete the folder to start over).")
+
+
+def stored_identity(folder: Path) -> dict[str, Any] | None:
+    """The identity a run folder's ``config.json`` holds (None for a new folder); a damaged or older
+    file is refused with a message naming it."""
+    from cts_dataset.jsonl import read_json
+
+    path = Path(folder) / "config.json"
+    if not path.exists():
+        return None
+    stored = read_json(path)
+    if "identity" not in stored:
+        raise CtsbenchError(f"{path}: this folder was written by an older ctsbench and records no run "
+                            "identity; choose another --out-dir")
+    return stored["identity"]
+
+
+def settings_identity(settings: RoleSettings) -> dict[str, Any]:
+    """A role's generation settings as its identity records them."""
+    return {"sampling": asdict(settings.sampling), "chat_template_kwargs": dict(settings.chat_template_kwargs),
+            "structured": settings.structured}
+
+
+def pick(stored: dict[str, Any] | None, like: dict[str, Any]) -> dict[str, Any] | None:
+    """The part of a stored identity that has the keys of ``like`` (the cheap, pre-load check)."""
+    if stored is None:
+        return None
+    picked: dict[str, Any] = {}
+    for key, value in like.items():
+        if key not in stored:
+            continue
+        if isinstance(value, dict) and isinstance(stored[key], dict):
+            picked[key] = pick(stored[key], value)
+        else:
+            picked[key] = stored[key]
+    return picked

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +50,16 @@ class StageFile:
     def errors(self) -> list[dict[str, Any]]:
         return [r for r in self.records.values() if r.get("error")]
 
-    def append(self, records: Iterable[dict[str, Any]], replace_done: bool = False) -> None:
-        """Append records whose key is not done yet (or every record, with ``replace_done``: a retried
-        judgement replaces the earlier one), durably, before returning."""
+    def append(self, records: Iterable[dict[str, Any]],
+               replace_done: bool | Callable[[dict[str, Any], dict[str, Any]], bool] = False) -> None:
+        """Append records whose key is not done yet, durably, before returning. ``replace_done`` lets a
+        record replace a done one too: every one (True), or those for which ``replace_done(old, new)``
+        holds (a retried judgement that is no worse)."""
         fresh = []
         for record in records:
             key = record_key(record)
-            if replace_done or key not in self:
+            done = self.get(key)
+            if done is None or (replace_done(done, record) if callable(replace_done) else replace_done):
                 fresh.append((key, record))
         self.log.append(r for _, r in fresh)
         for key, record in fresh:  # in memory only once on disk

@@ -40,7 +40,9 @@ def restore_score(predictions: Sequence[str], references: Sequence[Sequence[Any]
     records). Give either ``labels`` (per instance, one of full/partial/none/None per nugget) or a
     ``judge`` (``"lexical"``, ``"embedding"``, a model spec, or a judge object). ``queries`` (one per
     prediction: the question each answer responds to) go to the judge, as ``ctsbench score`` and
-    ``ctsbench run`` give it; ``queries_given`` in the result says whether they were.
+    ``ctsbench run`` give it; ``queries_given`` in the result says whether they were. A prediction whose
+    judgement had a failed model request is unscored (``judge_errors``, ``n_failed_instances``): compute
+    again to retry it.
     """
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
@@ -52,14 +54,16 @@ def restore_score(predictions: Sequence[str], references: Sequence[Sequence[Any]
     weights = [[w for _, w in row] for row in fields]
     judge_name, extra = "precomputed", {}
     if labels is None:
-        from cts_dataset.scoring.judging import judge_prompt
+        from cts_dataset.scoring.judging import judge_prompt, scorable_labels
 
         records, built = judge_records(predictions, fields, judge, judge_options, queries)
-        labels, judge_name = [r["labels"] for r in records], built.name
+        # As `ctsbench run` and `ctsbench score`: a judgement with a failed request is unscored.
+        labels, judge_name = [scorable_labels(r["labels"], r["errors"]) for r in records], built.name
         prompt_id, prompt_hash = judge_prompt(built)
         extra = {"judge_prompt": prompt_id, "judge_prompt_hash": prompt_hash, "judge_raw": [r["raw"] for r in records]}
         if any(r["errors"] for r in records):
             extra["judge_errors"] = [r["errors"] for r in records]
+            extra["n_failed_instances"] = sum(1 for r in records if r["errors"])
     if len(labels) != len(references):
         raise ValueError(f"{len(labels)} label lists but {len(references)} references")
     for i, (row, given) in enumerate(zip(weights, labels, strict=True)):

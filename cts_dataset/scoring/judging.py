@@ -4,6 +4,12 @@
 raw outputs, scores, the judge and its prompt, a hash of the inputs, model errors); every LLM call goes
 to ``calls_log`` as a :class:`~cts_dataset.judges.base.JudgeCall` record. :func:`judge_identity` is what
 a folder stores and compares on resume.
+
+One error policy for every path: a judgement whose model request failed for some chunk (after the
+judge's retries) is *failed*: its instance is unscored, never scored on the labels of the chunks that
+did answer (:func:`scorable_labels`), the record carries ``error``, and a rerun judges it again. A
+parse failure is not a request failure: those nuggets are unscored and the rest are scored. A new
+judgement replaces a stored one only when it is no worse (:func:`replaces`).
 """
 
 from __future__ import annotations
@@ -71,11 +77,33 @@ def judge_identity(judge: CoverageJudge) -> dict[str, Any]:
     return _json(found)
 
 
+def scorable_labels(labels: Sequence[Any], errors: Sequence[str]) -> list[Any]:
+    """The labels a score may use: none when a model request of the judgement failed (the labelled
+    chunks alone would give a score the same judge would not give on a good day)."""
+    return [None] * len(labels) if errors else list(labels)
+
+
+def failed(record: dict[str, Any]) -> bool:
+    """Whether a judge record's judgement had a failed model request (its instance is unscored)."""
+    return bool(record.get("error") or record.get("errors"))
+
+
+def replaces(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
+    """Whether ``new`` may replace the stored judgement ``old`` of the same item (a retry): always for a
+    missing, failed or stale one (other inputs); else only when ``new`` did not fail and left no more
+    nuggets unscored, so a retry never loses a scored judgement."""
+    if old is None or failed(old) or old.get("input_key") != new.get("input_key"):
+        return True
+    return not failed(new) and new.get("n_unscored", 0) <= old.get("n_unscored", 0)
+
+
 def judge_items(judge: CoverageJudge, jobs: Sequence[JudgeJob], calls_log: JsonlLog | None = None) -> list[dict[str, Any]]:
     """Judge the jobs in one ``judge()`` call; one record per job, in order (see the module docstring).
 
-    Record fields: ``id``, ``input_key``, ``judge``, ``judge_prompt``, ``judge_prompt_hash``, ``labels``,
-    ``raw``, ``evidence``, ``errors`` and the fields of :class:`~cts_dataset.scoring.restore.InstanceScore`.
+    Record fields: ``id``, ``input_key``, ``judge``, ``judge_prompt``, ``judge_prompt_hash``, ``labels``
+    (as the judge gave them), ``raw``, ``evidence``, ``errors`` (model failures), ``error`` (them joined;
+    empty when none: the module docstring says what a failure does to the score) and the fields of
+    :class:`~cts_dataset.scoring.restore.InstanceScore`.
     """
     if not jobs:
         return []
@@ -89,13 +117,14 @@ def judge_items(judge: CoverageJudge, jobs: Sequence[JudgeJob], calls_log: Jsonl
             raise RuntimeError(f"judge {judge.name}: {len(judgement.labels)} labels for the "
                                f"{len(job.nuggets)} nuggets of {job.id}")
         labels = [normalise_label(label) for label in judgement.labels]
+        errors = [str(e) for e in getattr(judgement, "errors", [])]
         key = job.input_key
         calls += [replace(call, input_key=key).as_dict() for call in judgement.calls]
         records.append({
             "id": job.id, "input_key": key, "judge": judge.name, "judge_prompt": prompt_id,
             "judge_prompt_hash": prompt_hash, "labels": labels, "raw": list(judgement.raw),
-            "evidence": list(judgement.evidence), "errors": list(getattr(judgement, "errors", [])),
-            **score_instance(job.weights, labels).as_dict(),
+            "evidence": list(judgement.evidence), "errors": errors, "error": "; ".join(errors)[:2000],
+            **score_instance(job.weights, scorable_labels(labels, errors)).as_dict(),
         })
     if calls_log is not None and calls:
         calls_log.append(calls)

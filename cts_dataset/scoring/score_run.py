@@ -6,13 +6,14 @@ The folder holds ``items.jsonl`` (one line per judged item: the records of
 and the summaries ``summary.json`` / ``summary.md``. Both logs are append-only
 (:mod:`cts_dataset.log`) and written a batch at a time, so a killed run loses at most the batch in
 flight. A rerun refuses a judge of another identity (prompt, model, settings), and skips items already
-judged on the same inputs (a changed answer or gold is re-judged, the later line wins). Summaries are
-recomputed from ``items.jsonl`` on every run.
+judged on the same inputs (a changed answer or gold is re-judged, the later line wins). An item whose
+judgement had a failed model request is unscored and judged again on every rerun; a retry
+(``retry_unscored``) that comes out worse than the stored judgement is not written
+(:func:`~cts_dataset.scoring.judging.replaces`). Summaries are recomputed from ``items.jsonl`` on every run.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.identity import differences
-from cts_dataset.jsonl import check_records
+from cts_dataset.jsonl import check_records, read_json, write_json
 from cts_dataset.judges.base import CoverageJudge
 from cts_dataset.log import JsonlLog, open_log
 from cts_dataset.records import Candidate, GoldRecord, Instance, gold_of
 from cts_dataset.schemas import Problem
-from cts_dataset.scoring.judging import JudgeJob, judge_identity, judge_items, judge_prompt
+from cts_dataset.scoring.judging import JudgeJob, failed, judge_identity, judge_items, judge_prompt, replaces
 
 ITEMS_FILE, CALLS_FILE, CONFIG_FILE = "items.jsonl", "judge_calls.jsonl", "config.json"
 
@@ -82,9 +83,9 @@ def check_config(out_dir: Path, config: dict[str, Any]) -> None:
     the first run. Gold and candidate paths may change: items are re-judged by their inputs."""
     path = out_dir / CONFIG_FILE
     if not path.exists():
-        path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_json(path, config)
         return
-    before = json.loads(path.read_text(encoding="utf-8")).get("judge")
+    before = read_json(path).get("judge")
     found = differences(before, config["judge"])
     if found:
         name = before.get("name") if isinstance(before, dict) else before
@@ -99,16 +100,18 @@ def to_judge(inputs: ScoreInputs, done: dict[str, dict[str, Any]], retry_unscore
     for i in inputs.paired_ids:
         record = done.get(i)
         stale = record is None or record.get("input_key") != job_of(inputs.gold[i], inputs.candidates[i]).input_key
-        if stale or record.get("errors") or (retry_unscored and record.get("n_unscored")):
+        if stale or failed(record) or (retry_unscored and record.get("n_unscored")):
             todo.append(i)
     return todo
 
 
 def judge_ids(judge: CoverageJudge, inputs: ScoreInputs, ids: Sequence[str], items: JsonlLog, calls: JsonlLog,
-              batch_items: int, progress: bool = True) -> None:
-    """Judge items a batch at a time (one judge call per batch), appending results as they come."""
+              batch_items: int, progress: bool = True, done: dict[str, dict[str, Any]] | None = None) -> None:
+    """Judge items a batch at a time (one judge call per batch), appending results as they come; a
+    result worse than the judgement in ``done`` (a failed or less complete retry) is not appended."""
     from tqdm import tqdm
 
+    done = done or {}
     with tqdm(total=len(ids), desc=f"judging ({judge.name})", unit="item", disable=not progress) as bar:
         for start in range(0, len(ids), batch_items):
             batch = ids[start:start + batch_items]
@@ -116,7 +119,8 @@ def judge_ids(judge: CoverageJudge, inputs: ScoreInputs, ids: Sequence[str], ite
             records = judge_items(judge, jobs, calls)
             items.append({**record, "system": inputs.candidates[job.id].system,
                           "condition": inputs.candidates[job.id].condition, "nuggets": list(job.nuggets),
-                          "weights": list(job.weights)} for job, record in zip(jobs, records, strict=True))
+                          "weights": list(job.weights)} for job, record in zip(jobs, records, strict=True)
+                         if replaces(done.get(job.id), record))
             bar.update(len(batch))
 
 
@@ -135,7 +139,7 @@ def run_score(gold_path: str | os.PathLike, candidates_path: str | os.PathLike, 
         done = read_items(items.path)
         todo = to_judge(inputs, done, retry_unscored)
         if todo:
-            judge_ids(judge, inputs, todo, items, calls, max(1, batch_items), progress)
+            judge_ids(judge, inputs, todo, items, calls, max(1, batch_items), progress, done)
             done = read_items(items.path)
     finally:
         items.close()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.jsonl import write_atomic, write_json
 from cts_dataset.markdown import fmt, offline_judge_note, table
 from cts_dataset.scoring.restore import mean_score
 from cts_dataset.scoring.stats import bootstrap_ci
@@ -33,6 +33,8 @@ def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidate
         "n_nuggets": sum(r["n_nuggets"] for r in records),
         "n_unscored_nuggets": sum(r["n_unscored"] for r in records),
         "unscored_items": [r["id"] for r in records if r["restore_score_100"] is None],
+        # A failed judge request leaves the item unscored; the next run judges it again.
+        "failed_items": [r["id"] for r in records if r.get("error") or r.get("errors")],
         "candidates_without_gold": candidates_without_gold,
         "gold_without_candidate": gold_without_candidate,
         "input_problems": problems,
@@ -62,7 +64,8 @@ def markdown(summary: dict[str, Any]) -> str:
         lines += [note, ""]
     for key, title in (("candidates_without_gold", "Candidates without gold (not scored)"),
                        ("gold_without_candidate", "Gold without a candidate (not scored)"),
-                       ("unscored_items", "Unscored items (no nugget could be labelled)"),
+                       ("unscored_items", "Unscored items (no nugget could be labelled, or a judge request failed)"),
+                       ("failed_items", "Items whose judge request failed (unscored; a rerun judges them again)"),
                        ("input_problems", "Input problems (lines skipped)")):
         if summary[key]:
             lines += [f"## {title}: {len(summary[key])}", ""] + [f"- {v}" for v in summary[key][:200]] + [""]
@@ -70,5 +73,5 @@ def markdown(summary: dict[str, Any]) -> str:
 
 
 def write_summary(out_dir: Path, summary: dict[str, Any]) -> None:
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out_dir / "summary.md").write_text(markdown(summary), encoding="utf-8")
+    write_json(out_dir / "summary.json", summary)
+    write_atomic(out_dir / "summary.md", markdown(summary))

@@ -49,8 +49,9 @@ Returns:
     n_instances, n_scored_instances, n_unscored_instances, n_zero_weight_instances, n_unscored_nuggets (`int`).
     labels (`list` of `list`): the labels used; judge (`str`): the judge's name ("precomputed" for labels).
     queries_given (`bool`): whether queries were given. With a judge: judge_prompt and judge_prompt_hash
-        (None for the offline judges), judge_raw (raw outputs per instance), and judge_errors when model
-        requests failed.
+        (None for the offline judges), judge_raw (raw outputs per instance), and, when model requests
+        failed, judge_errors (per instance) and n_failed_instances: such an instance is unscored (its
+        labels are all None), as `ctsbench run` and `ctsbench score` leave it; compute again to retry.
 Examples:
     >>> import evaluate
     >>> restore = evaluate.load("restore_score")
