@@ -84,7 +84,7 @@ def figures(instances: list[Instance], queries: list[str], outputs: list[SearchO
                    o.termination in (Termination.answer, Termination.token_limit) for o in outputs)
     return {
         "questions": n,
-        "valid_action_rate": sum(v for _, v in steps) / max(1, sum(s for s, _ in steps)),
+        "valid_action_rate": sum(v for _, v in steps) / sum(s for s, _ in steps) if any(s for s, _ in steps) else None,
         "steps_per_question": sum(s for s, _ in steps) / n,
         "searches_per_question": sum(o.tool_calls.search for o in outputs) / n,
         "visits_per_question": sum(o.tool_calls.visit for o in outputs) / n,
@@ -107,7 +107,8 @@ def run(searcher: Any, instances: list[Instance], queries: list[str]) -> tuple[l
 
 def show(name: str, found: dict[str, Any]) -> None:
     judged = ", ".join(f"{j} {v:.1f}" if v is not None else f"{j} -" for j, v in found["restore_score_100"].items())
-    print(f"{name}: {found['questions']} questions; valid actions {found['valid_action_rate']:.1%}; "
+    valid = found["valid_action_rate"]
+    print(f"{name}: {found['questions']} questions; valid actions {'-' if valid is None else f'{valid:.1%}'}; "
           f"searches/q {found['searches_per_question']:.2f}, visits/q {found['visits_per_question']:.2f}; "
           f"searched and answered {found['searched_and_answered']:.1%}; terminations {found['terminations']}; "
           f"gold-document recall {found['gold_document_recall']:.3f} (first five shown "
