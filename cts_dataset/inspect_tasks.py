@@ -41,8 +41,7 @@ class InspectChatModel:
     def _one(self, request: ChatRequest) -> ChatResponse:
         messages = [ChatMessageSystem(content=m.content) if m.role == "system" else ChatMessageUser(content=m.content)
                     for m in request.messages]
-        config = GenerateConfig(max_tokens=request.sampling.max_tokens, temperature=request.sampling.temperature,
-                                seed=request.sampling.seed)
+        config = generate_config(request)
         started = time.perf_counter()
         try:
             output = asyncio.run_coroutine_threadsafe(self.model.generate(messages, config=config), self.loop).result()
@@ -54,6 +53,16 @@ class InspectChatModel:
                             finish_reason="length" if output.stop_reason == "max_tokens" else "stop",
                             usage=Usage(usage.input_tokens, usage.output_tokens) if usage else Usage(),
                             latency_s=time.perf_counter() - started)
+
+
+def generate_config(request: ChatRequest) -> GenerateConfig:
+    """The inspect settings of a request, as the project's backends read it: a sampled repeat draws with
+    ``seed + sample_index``; template kwargs (Qwen3's enable_thinking) go in the body, only when set."""
+    sampling = request.sampling
+    seed = None if sampling.seed is None else sampling.seed + request.sample_index
+    extra = {"chat_template_kwargs": dict(request.chat_template_kwargs)} if request.chat_template_kwargs else None
+    return GenerateConfig(max_tokens=sampling.max_tokens, temperature=sampling.temperature, top_p=sampling.top_p,
+                          stop_seqs=list(sampling.stop) or None, seed=seed, extra_body=extra)
 
 
 @solver
@@ -83,13 +92,18 @@ def play_protocol(settings: dict[str, Any], out_dir: str) -> Any:
 
 @scorer(metrics=[mean(), stderr()])
 def restore_score(budget: int) -> Any:
-    """restore_score_100 of clarify@budget; baseline and oracle of the same sample in the metadata."""
+    """restore_score_100 of clarify@budget; baseline and oracle of the same sample in the metadata.
+
+    A sample ctsbench leaves unscored (a judge that could not label it, an errored dialogue) is unscored
+    here too, not 0: inspect's metrics skip it, so both tools report the same mean."""
 
     async def score(state: TaskState, target: Target) -> Score:
         conditions = state.metadata["ctsbench"]["conditions"]
         value = conditions[f"clarify@{budget}"]["restore_score_100"]["mean"]
-        return Score(value=value if value is not None else 0.0, metadata={
-            name: entry["restore_score_100"]["mean"] for name, entry in conditions.items()})
+        metadata = {name: entry["restore_score_100"]["mean"] for name, entry in conditions.items()}
+        if value is None:
+            return Score.unscored(reason="ctsbench left clarify@k unscored", metadata=metadata)
+        return Score(value=value, metadata=metadata)
 
     return score
 

@@ -146,9 +146,10 @@ def test_name_and_identity_name_the_prompt(tmp_path):
     variant.write_text(resources.files("cts_dataset.judges").joinpath("prompts", "coverage-v1.yaml").read_text()
                        .replace("id: coverage-v1", "id: coverage-v2").replace("strict", "lenient"))
     other = LLMJudge(model, prompt_id=str(variant))
-    assert shipped.name == "llm:scripted@coverage-v1" and other.name == "llm:scripted@coverage-v2"
+    mine = f"coverage-v2+{other.prompt.hash[:8]}"  # a user's file: named by its content too
+    assert shipped.name == "llm:scripted@coverage-v1" and other.name == f"llm:scripted@{mine}"
     a, b = judge_identity(shipped), judge_identity(other)
-    assert a["prompt"]["id"] == "coverage-v1" and b["prompt"] == {"id": "coverage-v2", "hash": other.prompt.hash}
+    assert a["prompt"]["id"] == "coverage-v1" and b["prompt"] == {"id": mine, "hash": other.prompt.hash}
     assert a["batch_size"] == 10 and a["max_attempts"] == 3 and a["retry"]["temperature"] == 0.7
     assert judge_identity(make_judge("lexical"))["thresholds"] == {"full": 0.83, "partial": 0.26}
 

@@ -45,4 +45,4 @@ def test_a_users_prompt_file_has_no_chinese_version(tmp_path):
     judge = LLMJudge(ScriptedModel(default=labels), prompt_id=str(mine))
     assert judge.prompt_zh is None and "prompt_zh" not in judge.identity()
     [result] = judge.judge([JudgeItem(answer="是", nuggets=("是",), query="问题？")])
-    assert result.calls[0].prompt_id == "coverage-v1"
+    assert result.calls[0].prompt_id == f"coverage-v1+{judge.prompt.hash[:8]}"  # never the shipped id

@@ -1,7 +1,10 @@
+from importlib import resources
+
 import pytest
 
 from cts_dataset.data import load
 from cts_dataset.models.scripted import ScriptedModel
+from cts_dataset.pipeline.config import load_config
 from cts_dataset.protocol import answerer, clarifier, rewriter
 from cts_dataset.protocol.leakage import leaked_words
 from cts_dataset.protocol.prompts import load_prompt
@@ -55,20 +58,54 @@ def test_clarifier_and_rewriter_parse_tolerantly():
     assert fallback.query == "the earthquake" and fallback.fallback
 
 
-def test_the_shipped_templates_add_no_intent_word_to_any_demo_instance():
+PRESETS = sorted(p.name.removesuffix(".yaml") for p in resources.files("cts_dataset.pipeline").joinpath("presets")
+                 .iterdir() if p.name.endswith(".yaml"))
+# Words of the templates' own wording that some demo intent also holds and its blurred query lacks. None
+# names an entity, a date or a number of an instance; any other intent word in a template fails the test.
+GENERIC_TEMPLATE_WORDS = frozenset({"countri", "end", "name", "one", "state", "two", "whose", "write", "year"})
+
+
+def template_leaks(versions: dict[str, str]) -> dict[str, list[str]]:
+    """Per demo instance, the intent-only words that the clarifier and rewriter templates of ``versions``
+    put into its requests. The template's wording is NOT allowed wholesale (that would hide the very words
+    a template adds); the views come from the blurred query, so any such word comes from the template."""
+    history = (QA("Which period do you mean?", "unknown"),)
+    dialogue = [text for qa in history for text in (qa.question, qa.answer)]
+    clarifier_settings = RoleSettings(prompt_version=versions["clarifier"])
+    rewriter_settings = RoleSettings(prompt_version=versions["rewriter"])
+    found = {}
     for instance in load():
-        history = (QA("Which period do you mean?", "unknown"),)
-        dialogue = [text for qa in history for text in (qa.question, qa.answer)]
-        view = ClarifierView(instance.blurred_query, instance.language, history, turn=2)
-        request = clarifier.clarifier_request(view, SETTINGS)
-        prompt = load_prompt("clarifier", "v1", instance.language)
-        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt,
-                            dialogue=dialogue, protocol_values=["1", "2"]) == [], instance.id
-        rview = RewriterView(instance.blurred_query, instance.language, history)
-        request = rewriter.rewriter_request(rview, SETTINGS)
-        prompt = load_prompt("rewriter", "v1", instance.language)
-        assert leaked_words(request, instance.fused_query, instance.blurred_query, prompt=prompt,
-                            dialogue=dialogue, protocol_values=["1"]) == [], instance.id
+        requests = [clarifier.clarifier_request(ClarifierView(instance.blurred_query, instance.language, history,
+                                                              turn=2, budget=budget), clarifier_settings)
+                    for budget in (None, 3)]
+        requests.append(rewriter.rewriter_request(RewriterView(instance.blurred_query, instance.language, history),
+                                                  rewriter_settings))
+        words = {w for request in requests for w in leaked_words(request, instance.fused_query, instance.blurred_query,
+                                                                 dialogue=dialogue, protocol_values=["1", "2", "3"])}
+        if words - GENERIC_TEMPLATE_WORDS:
+            found[instance.id] = sorted(words - GENERIC_TEMPLATE_WORDS)
+    return found
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_templates_a_preset_plays_add_no_intent_word_to_any_demo_instance(preset):
+    config = load_config(None, preset=preset)
+    versions = {role: config.prompt_for(role) for role in ("clarifier", "rewriter")}
+    assert template_leaks(versions) == {}, versions
+
+
+def test_a_template_that_names_an_intent_word_is_caught(tmp_path):
+    shipped = resources.files("cts_dataset.protocol").joinpath("prompts", "clarifier.v3.yaml").read_text(encoding="utf-8")
+    example = "    Search query: How many people died in the earthquake?\n    Good reply: The 1976 Tangshan one?\n"
+    leaky = tmp_path / "clarifier.leaky.yaml"
+    leaky.write_text(shipped.replace("    Examples.\n", "    Examples.\n" + example, 1), encoding="utf-8")
+    found = template_leaks({"clarifier": str(leaky), "rewriter": "v1"})
+    assert found["demo-0001"] == ["1976", "tangshan"]
+    view = ClarifierView(load()[0].blurred_query, "en", (), 1)
+    request = clarifier.clarifier_request(view, RoleSettings(prompt_version=str(leaky)))
+    wholesale = RoleSettings(prompt_version=str(leaky)).prompt("clarifier", "en")
+    assert leaked_words(request, load()[0].fused_query, load()[0].blurred_query, prompt=wholesale) == [], (
+        "allowing the template's words wholesale hides the leak: why template_leaks does not")
 
 
 def test_the_audit_catches_a_leak():

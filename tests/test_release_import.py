@@ -29,6 +29,13 @@ from cts_dataset.release.tables import read_table
 from tests.conftest import run_cli
 from tests.release_fixtures import GOOD, ITEMS, synthetic_web, write_release_dir, write_release_zip
 
+# The fixtures' label weights and the numbers the user gives them (none is guessed).
+LABEL_MAPS = {"chinese_bom": {"高": 3.0, "中": 2.0, "低": 1.0}, "tsv_nested": {"vital": 1.0, "okay": 0.5}}
+
+
+def options_for(variant: str) -> MappingOptions:
+    return MappingOptions(weight_map=LABEL_MAPS.get(variant, {}))
+
 
 @pytest.fixture(autouse=True)
 def data_root(tmp_path, monkeypatch):
@@ -77,10 +84,13 @@ def test_map_overrides_settle_a_field_and_are_checked():
 
 # -- values ------------------------------------------------------------------------------------------
 def test_weights_sources_constraints_and_ids():
-    assert [values.weight(w) for w in (2, "1.5", "vital", "okay", "高", "Low")] == [2, 1.5, 1, 0.5, 3, 1]
-    for bad in (-1, "very", None, True):
+    labels = values.parse_weight_map(["vital=1,okay=0.5", "高=3", "Low = 1"])
+    assert [values.weight(w, labels) for w in (2, "1.5", "vital", "okay", "高", "LOW")] == [2, 1.5, 1, 0.5, 3, 1]
+    for bad in (-1, "very", None, True, "vital"):
         with pytest.raises(ValueError):
-            values.weight(bad)
+            values.weight(bad)  # a label without --weight-map is not given a number
+    with pytest.raises(values.UnmappedWeightLabel, match="--weight-map vital=NUMBER"):
+        values.weight("vital")
     assert values.sources("a, b;c | d") == ["a", "b", "c", "d"]
     assert values.sources("https://x.org/a,b") == ["https://x.org/a,b"]  # one URL stays whole
     assert values.sources('["u1", 7, {"url": "u2"}, "u1"]') == ["u1", "7", "u2"]
@@ -130,7 +140,7 @@ def _essence(instance: Instance) -> tuple:
 
 @pytest.mark.parametrize("variant", GOOD)
 def test_every_header_variant_imports_to_the_same_instances(tmp_path, variant):
-    result, folder = import_release(write_release_dir(tmp_path, variant), dry_run=True)
+    result, folder = import_release(write_release_dir(tmp_path, variant), options_for(variant), dry_run=True)
     assert folder is None
     assert [_essence(i) for i in result.instances] == [
         ("zh", it.fused, it.blurred, tuple(t for t, _ in it.nuggets)) for it in ITEMS]
@@ -144,11 +154,12 @@ def test_every_header_variant_imports_to_the_same_instances(tmp_path, variant):
 
 
 def test_annotations_weights_and_ids_come_through(tmp_path):
-    chinese, _ = import_release(write_release_dir(tmp_path / "a", "chinese_bom"), dry_run=True)
+    chinese, _ = import_release(write_release_dir(tmp_path / "a", "chinese_bom"), options_for("chinese_bom"),
+                                dry_run=True)
     first = chinese.instances[1]
     assert [(c.type.value, c.value) for c in first.removed_constraints] == [("scope", "国家"), ("time", "2019年")]
     assert [n.weight for n in first.nuggets] == [3, 2] and len(first.nuggets[0].sources) == 2
-    tsv, _ = import_release(write_release_dir(tmp_path / "b", "tsv_nested"), dry_run=True)
+    tsv, _ = import_release(write_release_dir(tmp_path / "b", "tsv_nested"), options_for("tsv_nested"), dry_run=True)
     assert [i.id for i in tsv.instances] == ["001", "002", "003", "004"]  # the gold's 1..4 matched by value
     assert [n.weight for n in tsv.instances[0].nuggets] == [1.0, 0.5]
     no_ids, _ = import_release(write_release_dir(tmp_path / "c", "no_ids"), dry_run=True)
@@ -246,7 +257,7 @@ def test_import_writes_the_split_and_a_reimport_replaces_it(tmp_path, data_root)
     config = RunConfig(dataset="hard518", limit=2)
     assert [i.id for i in components.load_instances(config)] == ["q1", "q2"]
     revision = components.dataset_revision(config)
-    import_release(write_release_dir(tmp_path / "b", "chinese_bom"), install=False)
+    import_release(write_release_dir(tmp_path / "b", "chinese_bom"), options_for("chinese_bom"), install=False)
     assert [i.id for i in load_imported()] == ["1", "2", "3", "4"] and components.dataset_revision(config) != revision
     assert not [p for p in data_root.iterdir() if p.name.startswith(".")]  # no staging folder left behind
 
@@ -272,7 +283,7 @@ def test_not_annotated_is_allowed_only_in_imported_splits(tmp_path):
 def test_import_load_by_name_run_and_score(tmp_path, fresh_hf_env):
     env = {**fresh_hf_env, "CTSBENCH_DATA_DIR": str(tmp_path / "data-root")}
     archive = write_release_zip(tmp_path / "clarify-then-search-518-release.zip", "tsv_nested")
-    imported = run_cli("import-release", str(archive), env=env)
+    imported = run_cli("import-release", str(archive), "--weight-map", "vital=1,okay=0.5", env=env)
     assert imported.returncode == 0, imported.stderr
     assert "hard518: 4 instances, 0 with removed-constraint annotations; candidates: synth1 (4)" in imported.stdout
     neutral = tmp_path / "neutral"
@@ -303,14 +314,12 @@ def test_import_load_by_name_run_and_score(tmp_path, fresh_hf_env):
     scored = run_cli("score", "--gold", str(release / "data" / "gold_public_hard518.jsonl"), "--candidates",
                      str(release / "results" / "candidates" / "synth1__cand_hard518.jsonl"),
                      "--out-dir", str(tmp_path / "scored"), env=env, cwd=neutral)
-    assert scored.returncode == 0, scored.stderr
-    assert "read the candidates" in scored.stderr and "over 4 scored item(s)" in scored.stdout
+    assert scored.returncode != 0 and "--weight-map vital=NUMBER" in scored.stderr  # labels: imported, not guessed
     folder = tmp_path / "data-root" / "ctsbench-hard518"
     again = run_cli("score", "--gold", str(folder / "gold.jsonl"), "--candidates", str(folder / "candidates" / "synth1.jsonl"),
                     "--out-dir", str(tmp_path / "scored-imported"), env=env, cwd=neutral)
     assert again.returncode == 0, again.stderr
-    same = [json.loads((tmp_path / d / "summary.json").read_text())["restore_score_100"] for d in ("scored", "scored-imported")]
-    assert same[0] == same[1] > 0
+    assert json.loads((tmp_path / "scored-imported" / "summary.json").read_text())["restore_score_100"] > 0
 
 
 @pytest.mark.slow
@@ -333,6 +342,10 @@ def test_score_reads_the_release_gold_and_candidates_directly(tmp_path, variant)
     result = CliRunner().invoke(main, ["score", "--gold", str(release / "data" / "gold_public_hard518.jsonl"),
                                        "--candidates", str(release / "results" / "candidates" / "synth1__cand_hard518.jsonl"),
                                        "--out-dir", str(out)])
+    if variant in LABEL_MAPS:  # label weights: their numbers come from import-release --weight-map
+        assert result.exit_code == 1 and "give each label its number: --weight-map" in result.output
+        assert "ctsbench import-release" in result.output and not (out / "summary.json").exists()
+        return
     assert result.exit_code == 0, result.output
     assert "over 4 scored item(s)" in result.output
     summary = json.loads((out / "summary.json").read_text())

@@ -16,14 +16,17 @@ import click
 @click.option("--map", "mappings", multiple=True, metavar="ROLE=FIELD",
               help="Name the field of a role, e.g. --map queries.fused_query=意图 --map nugget.weight=imp.")
 @click.option("--default-weight", type=float, help="Weight of nuggets that have none (else such files stop the import).")
+@click.option("--weight-map", "weight_map", multiple=True, metavar="LABEL=NUMBER",
+              help="The number of a weight given as a label, e.g. --weight-map vital=1 --weight-map okay=0.5 "
+                   "(required for label weights: their numbers are never guessed; recorded in manifest.json).")
 @click.option("--no-sources", is_flag=True, help="Accept nuggets without source ids.")
 @click.option("--allow-unmatched", is_flag=True, help="Skip query rows without gold (and gold without a query row).")
 @click.option("--skip-candidates", is_flag=True, help="Do not import results/candidates/*.jsonl.")
 @click.option("--dry-run", is_flag=True, help="Map and validate only; write nothing.")
 @click.option("--no-verify", is_flag=True, help="Skip the offline load by name in a fresh process.")
 def import_release(source: Path, queries: Path | None, gold: Path | None, mappings: tuple[str, ...],
-                   default_weight: float | None, no_sources: bool, allow_unmatched: bool, skip_candidates: bool,
-                   dry_run: bool, no_verify: bool) -> None:
+                   default_weight: float | None, weight_map: tuple[str, ...], no_sources: bool,
+                   allow_unmatched: bool, skip_candidates: bool, dry_run: bool, no_verify: bool) -> None:
     """Import SOURCE (clarify-then-search-518-release.zip or its release/ folder) as the hard518 split.
 
     Fields are mapped by their likely English or Chinese names; when one cannot be mapped the import
@@ -42,16 +45,21 @@ def import_release(source: Path, queries: Path | None, gold: Path | None, mappin
     )
     from cts_dataset.release.gold import MappingOptions
     from cts_dataset.release.importer import import_release as run_import
+    from cts_dataset.release.values import parse_weight_map
 
     try:
         overrides = parse_overrides(mappings, known_roles(QUERY_ROLES, GOLD_ROLES, NUGGET_ROLES, CANDIDATE_ROLES))
-        options = MappingOptions(overrides, default_weight, no_sources)
+        options = MappingOptions(overrides, default_weight, no_sources, parse_weight_map(weight_map))
         result, folder = run_import(source, options, queries=queries, gold=gold, allow_unmatched=allow_unmatched,
                                     skip_candidates=skip_candidates, dry_run=dry_run, verify=not no_verify)
     except CtsbenchError as error:
         raise click.ClickException(f"{error}\nnothing was written") from None
     for name, lines in result.mapping.items():
         click.echo(f"{name}: " + "; ".join(lines))
+    labels = result.weights.get("labels_found") or {}
+    if labels:
+        click.echo("nugget weights: " + ", ".join(f"{label}={result.weights['weight_map'][label]:g} (x{count})"
+                                                  for label, count in labels.items()) + " (--weight-map)")
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     candidates = ", ".join(f"{s} ({len(c)})" for s, c in result.candidates.items()) or "none"

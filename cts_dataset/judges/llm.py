@@ -19,7 +19,7 @@ from typing import Any
 
 from cts_dataset.judges.base import JudgeCall, JudgeItem, Judgement
 from cts_dataset.judges.parse import LabelParseError, labels_schema, parse_labels
-from cts_dataset.judges.prompts import Prompt, PromptError, load_prompt
+from cts_dataset.judges.prompts import Prompt, PromptError, is_prompt_file, load_prompt
 from cts_dataset.models.base import ChatModel, ChatRequest, Sampling, StructuredOutput
 from cts_dataset.scoring.labels import Label
 from cts_dataset.search.language import detect_language
@@ -29,7 +29,7 @@ DEFAULT_PROMPT = "coverage-v1"
 
 def _chinese_version(prompt_id: str) -> Prompt | None:
     """The shipped ``<id>-zh`` prompt of a shipped prompt (None for a user's file or when none ships)."""
-    if prompt_id.endswith((".yaml", ".yml")):
+    if is_prompt_file(prompt_id):
         return None
     try:
         return load_prompt(f"{prompt_id}-zh")
@@ -54,7 +54,8 @@ def retry_seed(item: JudgeItem, chunk: int, attempt: int) -> int:
 class LLMJudge:
     """Labels nuggets with a chat model; ``name`` is ``llm:<model spec>@<prompt id>``.
 
-    ``prompt_id`` is a shipped judge prompt id or a YAML file path (see :mod:`.prompts`).
+    ``prompt_id`` is a shipped judge prompt id or a YAML file path (see :mod:`.prompts`; a file's prompt is
+    named ``<id>+<hash>``, never like a shipped one).
     """
 
     def __init__(self, model: ChatModel, batch_size: int = 10, max_attempts: int = 3,

@@ -27,9 +27,16 @@ _ANSWER_KEYS = ("answer", "final_answer", "prediction", "output", "response", "c
 
 
 def system_name(path: Path) -> str:
-    """``ebk1`` for ``ebk1__cand_hard518.jsonl``; the file's stem otherwise."""
-    stem = path.name.split(".")[0]
-    return stem.split("__cand")[0] or stem
+    """``gpt-4.1`` for ``gpt-4.1__cand_hard518.jsonl``; the name without ``.jsonl`` (or ``.json``) otherwise.
+
+    Cut at ``__cand`` or at the suffix only: system names hold dots (``gpt-4.1``, ``qwen2.5-72b``)."""
+    name = path.name
+    if "__cand" in name:
+        return name.split("__cand")[0] or name
+    for suffix in (".jsonl", ".json"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def query_key(text: str) -> str:
@@ -155,27 +162,30 @@ def native_gold_index(path: Path) -> GoldIndex:
     return GoldIndex.of(records)
 
 
-def adapt_score_inputs(gold: Path, candidates: Path, out_dir: Path,
-                       note: Callable[[str], None] = print) -> tuple[Path, Path]:
+def adapt_score_inputs(gold: Path, candidates: Path, out_dir: Path, note: Callable[[str], None] = print,
+                       options: MappingOptions | None = None) -> tuple[Path, Path]:
     """The gold and candidates paths ``ctsbench score`` should read: as given when they are in our format,
-    else converted from the release's formats into ``OUT_DIR/inputs/`` (each mapping is reported)."""
+    else converted from the release's formats into ``OUT_DIR/inputs/`` (each mapping is reported).
+    ``options`` settle fields and label weights as ``import-release`` does (a gold weighted by labels
+    needs their numbers)."""
     gold, candidates = Path(gold), Path(candidates)
     if not gold.is_file() or not candidates.is_file():
         return gold, candidates  # the scorer names the missing file
+    options = options or MappingOptions()
     hint = ("the release files cannot be mapped here; import them with `ctsbench import-release` (where --map "
-            "names fields) and score the files it writes")
+            "names fields and --weight-map gives label weights their numbers) and score the files it writes")
     try:
         if is_native(gold, "gold"):
             index = native_gold_index(gold)
         else:
-            mapped = map_gold(gold, MappingOptions()).check()
+            mapped = map_gold(gold, options).check()
             records = gold_records(mapped.rows)
             gold = write_jsonl(Path(out_dir) / "inputs" / "gold.jsonl", records)
             index = GoldIndex.of((r.id, r.query) for r in records)
             note(f"read the gold {mapped.maps[0].file} as the release's format: " + "; ".join(mapped.describe())
                  + f" -> {gold}")
         if not is_native(candidates, "candidate"):
-            found, fmap = map_candidates(candidates, gold=index)
+            found, fmap = map_candidates(candidates, options, gold=index)
             source = candidates
             candidates = write_jsonl(Path(out_dir) / "inputs" / f"candidates.{system_name(source)}.jsonl", found)
             note(f"read the candidates {source} as the release's format: " + "; ".join(fmap.describe())

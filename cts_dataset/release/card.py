@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from cts_dataset.records import Instance
 from cts_dataset.templates import fill
@@ -18,7 +19,8 @@ HARD518_META = {
 }
 
 
-def statistics(instances: Sequence[Instance], candidates: Sequence[str]) -> dict[str, str]:
+def statistics(instances: Sequence[Instance], candidates: Sequence[str],
+               weights: Mapping[str, Any] | None = None) -> dict[str, str]:
     nuggets = [len(i.nuggets) for i in instances]
     languages = Counter(i.language for i in instances)
     annotated = sum(1 for i in instances if i.removed_constraints)
@@ -28,12 +30,17 @@ def statistics(instances: Sequence[Instance], candidates: Sequence[str]) -> dict
              f"- {annotated} instances carry removed-constraint annotations"
              + (": " + ", ".join(f"{t} {n}" for t, n in types.most_common()) if types else "") + ".",
              "- candidate files imported: " + (", ".join(candidates) if candidates else "none") + "."]
+    labels = (weights or {}).get("labels_found") or {}
+    if labels:  # the numbers behind every restore_score: the user's, never guessed
+        lines.append("- nugget weights given as labels, numbered at import (--weight-map, in manifest.json): "
+                     + ", ".join(f"{label} = {weights['weight_map'][label]:g}" for label in labels) + ".")
     return {"statistics": "\n".join(lines)}
 
 
-def hard518_card(instances: Sequence[Instance], candidates: Sequence[str]) -> str:
+def hard518_card(instances: Sequence[Instance], candidates: Sequence[str],
+                 weights: Mapping[str, Any] | None = None) -> str:
     from cts_dataset.hf.features import instance_features
     from cts_dataset.hf.folders import card_source, front_matter
 
-    body = fill(card_source("hard518_card.md"), statistics(instances, candidates), "cards/hard518_card.md")
+    body = fill(card_source("hard518_card.md"), statistics(instances, candidates, weights), "cards/hard518_card.md")
     return front_matter(HARD518_META, instance_features(), {"hard518": "data/hard518.jsonl"}) + "\n" + body

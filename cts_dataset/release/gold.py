@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +35,37 @@ from cts_dataset.schemas import Problem
 
 @dataclass(frozen=True)
 class MappingOptions:
-    """What the user settled: ``--map ROLE=FIELD``, a weight for unweighted nuggets, nuggets without sources."""
+    """What the user settled: ``--map ROLE=FIELD``, a weight for unweighted nuggets, nuggets without sources,
+    and ``--weight-map LABEL=NUMBER`` (keys normalised) for weights given as labels."""
 
     overrides: Mapping[str, str] = field(default_factory=dict)
     default_weight: float | None = None
     no_sources: bool = False
+    weight_map: Mapping[str, float] = field(default_factory=dict)
+
+    def weights(self, found: Mapping[str, int] | None = None) -> dict[str, object]:
+        """How the weights were set, for the manifest: the label map, the labels found (with counts) and
+        the default weight."""
+        return {"weight_map": dict(self.weight_map), "labels_found": dict(found or {}),
+                "default_weight": self.default_weight}
+
+
+class WeightLabelError(MappingError):
+    """Nugget weights given as labels (vital/okay, high/medium/low...) that ``--weight-map`` gives no number.
+
+    Such scales have no agreed numbers and every restore_score depends on them, so none is guessed."""
+
+    def __init__(self, file: str, labels: Mapping[str, int], unmapped: list[str], hint: str = "") -> None:
+        self.file, self.labels, self.unmapped = file, dict(labels), list(unmapped)
+        self.problem = "nugget.weight: the weights are labels (" + ", ".join(
+            f"{label!r} x{count}" for label, count in sorted(labels.items())) + "), whose numbers are not guessed"
+        self.found, self.needed = sorted(labels), []
+        example = " ".join(f"--weight-map {label}=NUMBER" for label in self.unmapped)
+        super(MappingError, self).__init__(f"{file}: {self.problem}\n  give each label its number: {example}"
+                                           + (f"\n  {hint}" if hint else ""))
+
+    def with_hint(self, hint: str) -> WeightLabelError:
+        return WeightLabelError(self.file, self.labels, self.unmapped, hint)
 
 
 @dataclass(frozen=True)
@@ -68,6 +95,7 @@ class Mapped:
     encoding: str
     delimiter: str | None = None
     problems: tuple[Problem, ...] = ()  # bad rows (kept in ``rows`` so that joining still sees them)
+    weight_labels: Mapping[str, int] = field(default_factory=dict)  # label weights found, with their counts
 
     def check(self) -> Mapped:
         """Itself, or RecordFileError naming every bad row."""
@@ -153,8 +181,9 @@ def map_gold(path: Path, options: MappingOptions) -> Mapped:
         nmap = map_fields(record_fields([(0, n) for n in objects]), _relaxed(NUGGET_ROLES, options),
                           f"{path} (the nuggets under {container!r})", options.overrides, hint)
     rows = []
+    seen = _Weights()
     for (line, record), nuggets in zip(records, lists, strict=True):
-        parsed = _nuggets(record, nuggets, nmap, fmap, options, str(path), line, problems)
+        parsed = _nuggets(record, nuggets, nmap, fmap, options, str(path), line, problems, seen)
         raw_id, query = get_field(record, fmap["gold.id"]), get_field(record, fmap["gold.query"])
         if fmap["gold.id"] and raw_id in (None, ""):
             problems.append(Problem(str(path), line, str(fmap["gold.id"]), "missing id"))
@@ -162,13 +191,38 @@ def map_gold(path: Path, options: MappingOptions) -> Mapped:
                             None if query in (None, "") else str(query).strip(), tuple(parsed)))
     if not records:
         problems.append(Problem(str(path), 0, "(file)", "no gold records"))
-    return Mapped(tuple(rows), (fmap,) + ((nmap,) if nmap else ()), encoding, None, tuple(problems))
+    unmapped = sorted(label for label in seen.labels if label not in options.weight_map)
+    if unmapped and not seen.numbers:
+        raise WeightLabelError(str(path), seen.labels, unmapped)
+    problems.extend(p for label in unmapped for p in seen.unmapped[label])  # stray text among numbers: bad rows
+    return Mapped(tuple(rows), (fmap,) + ((nmap,) if nmap else ()), encoding, None, tuple(problems),
+                  dict(seen.labels))
+
+
+@dataclass
+class _Weights:
+    """The weights of a gold file: labels with their counts, numbers, and where each unmapped label is."""
+
+    labels: Counter[str] = field(default_factory=Counter)
+    numbers: int = 0
+    unmapped: dict[str, list[Problem]] = field(default_factory=dict)
+
+
+def _parallel(value: Any, nuggets: list[Any], name: str, file: str, line: int, problems: list[Problem]) -> None:
+    """A ``weights``/``sources`` list beside plain-string nuggets must have one entry per nugget."""
+    if isinstance(value, list) and len(value) != len(nuggets):
+        problems.append(Problem(file, line, name, f"{len(value)} entries for {len(nuggets)} nuggets (one per "
+                                "nugget expected; a missing entry is not filled in)"))
 
 
 def _nuggets(record: dict[str, Any], nuggets: list[Any], nmap: FieldMap | None, fmap: FieldMap,
-             options: MappingOptions, file: str, line: int, problems: list[Problem]) -> list[Nugget]:
+             options: MappingOptions, file: str, line: int, problems: list[Problem],
+             seen: _Weights) -> list[Nugget]:
     container = fmap["gold.nuggets"]
     weights, source_lists = get_field(record, fmap["gold.weights"]), get_field(record, fmap["gold.sources"])
+    if any(isinstance(item, str) for item in nuggets):  # the import then stops, naming this line
+        _parallel(weights, nuggets, str(fmap["gold.weights"] or "weights"), file, line, problems)
+        _parallel(source_lists, nuggets, str(fmap["gold.sources"] or "sources"), file, line, problems)
     out = []
     for i, item in enumerate(nuggets):
         where = f"{container}[{i}]"
@@ -192,8 +246,19 @@ def _nuggets(record: dict[str, Any], nuggets: list[Any], nmap: FieldMap | None, 
         else:
             problems.append(Problem(file, line, where, f"expected a nugget object or string, found {type(item).__name__}"))
             continue
+        label = values.weight_label(weight_raw)
+        if label is None:
+            seen.numbers += weight_raw not in (None, "")
+        else:
+            seen.labels[label] += 1
+            if label not in options.weight_map:  # named once for the file, or as this row's problem
+                seen.unmapped.setdefault(label, []).append(Problem(
+                    file, line, f"{where}.{names['nugget.weight']}".rstrip("."),
+                    str(values.UnmappedWeightLabel(str(weight_raw).strip()))))
+                continue
         try:
-            weight = options.default_weight if weight_raw in (None, "") else values.weight(weight_raw)
+            weight = (options.default_weight if weight_raw in (None, "")
+                      else values.weight(weight_raw, options.weight_map))
             if weight is None:
                 raise ValueError("missing weight (pass --default-weight to give unweighted nuggets one)")
         except ValueError as error:

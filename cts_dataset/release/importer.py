@@ -35,6 +35,9 @@ from cts_dataset.search.language import detect_language
 SPLIT = "hard518"
 DOCUMENTED = {"queries": "data/hard_518_queries.csv", "gold": "data/gold_public_hard518.jsonl",
               "candidates": "results/candidates"}
+# Far above the release (a few files of text), far below a full disk: a zip bomb stops before extraction.
+MAX_MEMBERS = 10_000
+MAX_UNPACKED_BYTES = 2 * 1024**3
 
 
 class ReleaseError(CtsbenchError, ValueError):
@@ -58,7 +61,16 @@ def unpack(source: Path, scratch: Path) -> Path:
     if not zipfile.is_zipfile(source):
         raise ReleaseError(f"{source}: neither a folder nor a zip archive")
     with zipfile.ZipFile(source) as archive:
-        for member in archive.infolist():
+        members = archive.infolist()
+        if len(members) > MAX_MEMBERS:
+            raise ReleaseError(f"{source}: {len(members):,} members, more than the {MAX_MEMBERS:,} an import "
+                               "accepts; unzip the release yourself and import its release/ folder")
+        # The declared sizes bound what extraction writes (zipfile stops a member at its declared size).
+        size = sum(member.file_size for member in members)
+        if size > MAX_UNPACKED_BYTES:
+            raise ReleaseError(f"{source}: {size:,} bytes once unpacked, more than the {MAX_UNPACKED_BYTES:,} an "
+                               "import accepts; unzip the release yourself and import its release/ folder")
+        for member in members:
             target = (scratch / member.filename).resolve()
             if not target.is_relative_to(scratch.resolve()):  # a member named ../x must not land outside
                 raise ReleaseError(f"{source}: member {member.filename!r} points outside the archive")
@@ -104,6 +116,7 @@ class Imported:
     warnings: list[str] = field(default_factory=list)
     id_changes: dict[str, str] = field(default_factory=dict)
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    weights: dict[str, Any] = field(default_factory=dict)  # how nugget weights were set (label map, default)
 
     @property
     def annotated(self) -> int:
@@ -198,14 +211,20 @@ def build(files: ReleaseFiles, options: MappingOptions, allow_unmatched: bool = 
     for raw, new in changes.items():
         index.by_id[values.join_key(raw)] = new
     candidates: dict[str, list[Candidate]] = {}
+    named: dict[str, Path] = {}
     mapping = {"queries": queries.describe(), "gold": gold.describe()}
     for path in () if skip_candidates else files.candidates:
+        system = system_name(path)
+        if system in named:  # one would overwrite the other's candidates/<system>.jsonl
+            raise ReleaseError(f"{path} and {named[system]} both name the system {system!r}; rename one "
+                               "(the system is the file name before __cand, else before .jsonl)")
+        named[system] = path
         try:
             found, fmap = map_candidates(path, options, index)
         except RecordFileError as error:
             problems.extend(error.problems)
             continue
-        candidates[system_name(path)] = found
+        candidates[system] = found
         mapping[f"candidates/{path.name}"] = fmap.describe()
         strays = [c.id for c in found if c.id not in seen]
         if strays:
@@ -221,7 +240,8 @@ def build(files: ReleaseFiles, options: MappingOptions, allow_unmatched: bool = 
                    "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "encoding": m.encoding,
                    **({"delimiter": m.delimiter} if m.delimiter else {})}
             for name, (path, m) in described.items()}
-    return Imported(instances, records, candidates, mapping, warnings, changes, info)
+    return Imported(instances, records, candidates, mapping, warnings, changes, info,
+                    options.weights(gold.weight_labels))
 
 
 def write(result: Imported, source: Path, split: str = SPLIT) -> Path:
@@ -241,14 +261,20 @@ def write(result: Imported, source: Path, split: str = SPLIT) -> Path:
                     "mapping": result.mapping, "counts": {"instances": len(result.instances),
                                                           "annotated_constraints": result.annotated,
                                                           "candidates": {s: len(c) for s, c in result.candidates.items()}},
-                    "id_changes": result.id_changes, "warnings": result.warnings}
+                    "weights": result.weights, "id_changes": result.id_changes, "warnings": result.warnings}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        (staging / "README.md").write_text(hard518_card(result.instances, sorted(result.candidates)), encoding="utf-8")
+        card = hard518_card(result.instances, sorted(result.candidates), result.weights)
+        (staging / "README.md").write_text(card, encoding="utf-8")
         old = folder.with_name(f".{folder.name}.old")
         shutil.rmtree(old, ignore_errors=True)
         if folder.exists():
             folder.rename(old)
-        staging.rename(folder)
+        try:
+            staging.rename(folder)
+        except BaseException:
+            if old.exists() and not folder.exists():
+                old.rename(folder)  # the split that was there stays loadable
+            raise
         shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

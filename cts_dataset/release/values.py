@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cts_dataset.errors import CtsbenchError
 from cts_dataset.records import ID_PATTERN, ConstraintType
 from cts_dataset.release.fields import normalise
 
 _ID = re.compile(ID_PATTERN)
 _BAD_ID_CHARS = re.compile(r"[^A-Za-z0-9._:/()'\-,+&!]+")
-
-# Importance labels seen in nugget sets: TREC-style vital/okay (1 and 0.5), and three-level scales.
-WEIGHT_LABELS: dict[str, float] = {
-    "vital": 1.0, "okay": 0.5, "ok": 0.5,
-    "high": 3.0, "medium": 2.0, "mid": 2.0, "low": 1.0,
-    "core": 3.0, "important": 2.0, "supporting": 1.0,
-    "高": 3.0, "中": 2.0, "低": 1.0, "核心": 3.0, "关键": 3.0, "重要": 2.0, "一般": 1.0, "次要": 1.0,
-}
 
 CONSTRAINT_TYPES: dict[str, ConstraintType] = {
     **{t.value: t for t in ConstraintType},
@@ -71,8 +65,21 @@ def language(raw: str) -> str:
     return found
 
 
-def weight(raw: Any) -> float:
-    """A nugget weight: a number, a numeric string or an importance label (see WEIGHT_LABELS); never negative."""
+class UnmappedWeightLabel(ValueError):
+    """A weight given as a label (vital, high...) that ``--weight-map`` does not give a number."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        super().__init__(f"weight {label!r} is not a number, and no --weight-map gives it one "
+                         f"(--weight-map {label}=NUMBER)")
+
+
+def weight(raw: Any, labels: Mapping[str, float] | None = None) -> float:
+    """A nugget weight: a number, a numeric string, or a label that ``labels`` (the user's ``--weight-map``,
+    keys as :func:`~.fields.normalise` gives them) maps to a number; never negative.
+
+    Label scales (vital/okay, high/medium/low) have no agreed numbers, and every restore_score depends on
+    them, so a label is never given a number the user did not state."""
     if isinstance(raw, bool) or raw is None:
         raise ValueError(f"weight {raw!r} is not a number")
     if isinstance(raw, (int, float)):
@@ -82,13 +89,43 @@ def weight(raw: Any) -> float:
         try:
             value = float(text)
         except ValueError:
-            if normalise(text) not in WEIGHT_LABELS:
-                raise ValueError(f"weight {raw!r} is neither a number nor a known label "
-                                 f"({', '.join(WEIGHT_LABELS)})") from None
-            value = WEIGHT_LABELS[normalise(text)]
+            if not normalise(text):
+                raise ValueError(f"weight {raw!r} is neither a number nor a label") from None
+            if normalise(text) not in (labels or {}):
+                raise UnmappedWeightLabel(text) from None
+            value = float((labels or {})[normalise(text)])
     if not value >= 0:
         raise ValueError(f"weight {raw!r} is negative (or not a number)")
     return value
+
+
+def weight_label(raw: Any) -> str | None:
+    """The normalised label of a weight given as text that is not a number (None for a number)."""
+    if isinstance(raw, (bool, int, float)) or raw is None:
+        return None
+    text = str(raw).strip()
+    try:
+        float(text)
+    except ValueError:
+        return normalise(text) or None
+    return None
+
+
+def parse_weight_map(items: Iterable[str]) -> dict[str, float]:
+    """``LABEL=NUMBER`` pairs (each item may hold several, comma-separated) as {normalised label: number}."""
+    out: dict[str, float] = {}
+    for item in items:
+        for pair in (p for p in str(item).split(",") if p.strip()):
+            label, sep, number = pair.partition("=")
+            try:
+                value = float(number)
+            except ValueError:
+                value = float("nan")
+            if not sep or not normalise(label) or not value >= 0:
+                raise CtsbenchError(f"--weight-map {pair.strip()!r}: expected LABEL=NUMBER (a number >= 0), "
+                                    "e.g. --weight-map vital=1 --weight-map okay=0.5")
+            out[normalise(label)] = value
+    return out
 
 
 _SOURCE_KEYS = ("id", "doc_id", "docid", "source_id", "url", "link", "href", "source")

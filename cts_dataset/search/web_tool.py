@@ -8,21 +8,29 @@ standard library's urllib: two small JSON calls need no extra dependency.
 Failures are per query: a query the provider refuses (say HTTP 400) or keeps failing after the retries
 becomes that query's error, which the agent reads as its tool result and can work around; only a
 missing or refused key (:class:`SearchConfigError`) stops the run, since every query would meet it.
+
+``visit`` fetches what the model writes, which a page can steer (prompt injection), so it refuses any
+host that resolves to a loopback, private, link-local (cloud metadata, 169.254.169.254), shared or
+reserved address, also after a redirect. Allowed are the search endpoint's own origin and the hosts a
+user names in ``allow_hosts`` (e.g. an intranet mirror). A host re-resolved between the check and the
+connection (DNS rebinding) is not caught.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import os
+import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from typing import Any, ClassVar, Literal
 from urllib.error import HTTPError, URLError
-from urllib.parse import urlencode
-from urllib.request import Request, urlopen
+from urllib.parse import urlencode, urlsplit
+from urllib.request import HTTPRedirectHandler, Request, build_opener, urlopen
 
 from cts_dataset.search.tool import (
     Page,
@@ -33,7 +41,8 @@ from cts_dataset.search.tool import (
     cut_words,
 )
 
-__all__ = ["SearchConfigError", "SearchToolError", "TransientSearchError", "WebSearchTool", "html_to_text"]
+__all__ = ["RefusedAddress", "SearchConfigError", "SearchToolError", "TransientSearchError", "WebSearchTool",
+           "html_to_text", "refused_address"]
 log = logging.getLogger(__name__)
 Provider = Literal["searxng", "serper"]
 DEFAULT_KEY_ENV: dict[str, str] = {"searxng": "SEARXNG_API_KEY", "serper": "SERPER_API_KEY"}
@@ -70,6 +79,59 @@ class _TextExtractor(HTMLParser):
             self.parts.append(data.strip())
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # not a port: matches no origin
+        return parts.scheme, "", -1
+    return parts.scheme, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(parts.scheme)
+
+
+def refused_address(url: str, allow_hosts: Sequence[str] = ()) -> str | None:
+    """Why ``visit`` must not fetch ``url`` (None when it may): a host that is not named in ``allow_hosts``
+    and resolves to any address that is not globally routable."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return f"{url}: only http and https pages are visited"
+    host = (parts.hostname or "").lower()
+    if not host:
+        return f"{url}: no host"
+    if host in {h.lower() for h in allow_hosts}:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, parts.port or 80, proto=socket.IPPROTO_TCP)
+    except ValueError:
+        return f"{url}: not a valid port"
+    except (OSError, UnicodeError):
+        return None  # unresolvable: the fetch fails on its own, reaching nothing
+    for *_, address in infos:
+        found = ipaddress.ip_address(str(address[0]).split("%")[0])
+        ip = getattr(found, "ipv4_mapped", None) or found  # ::ffff:127.0.0.1 is 127.0.0.1
+        if not ip.is_global or ip.is_multicast:
+            return (f"{url}: {host} resolves to {ip}, a loopback, private, link-local or reserved address "
+                    "(name the host in the web tool's allow_hosts to visit it)")
+    return None
+
+
+class RefusedAddress(SearchToolError):
+    """A visit (or a redirect of one) to an address the web tool does not fetch."""
+
+
+class _CheckedRedirects(HTTPRedirectHandler):
+    """Follows a redirect only to a URL the visit could have asked for itself."""
+
+    def __init__(self, allowed: Callable[[str], str | None]) -> None:
+        self.allowed = allowed
+
+    def redirect_request(self, req: Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> Request | None:
+        problem = self.allowed(newurl)
+        if problem:
+            raise RefusedAddress(f"redirect from {req.full_url} refused: {problem}")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 def html_to_text(html: str) -> tuple[str, str]:
     """(title, visible text) of an HTML document."""
     parser = _TextExtractor()
@@ -81,7 +143,8 @@ class WebSearchTool:
     """Search through SearXNG (``GET {url}/search?format=json``) or Serper (``POST {url}``)."""
 
     def __init__(self, provider: Provider, url: str, api_key_env: str | None = None, timeout_s: float = 20.0,
-                 retries: int = 2, max_workers: int = 4, snippet_chars: int = 300) -> None:
+                 retries: int = 2, max_workers: int = 4, snippet_chars: int = 300,
+                 allow_hosts: Sequence[str] = ()) -> None:
         if provider not in DEFAULT_KEY_ENV:
             raise ValueError(f"unknown web search provider {provider!r}; use one of {sorted(DEFAULT_KEY_ENV)}")
         self.provider = provider
@@ -91,6 +154,7 @@ class WebSearchTool:
         self.snippet_chars = snippet_chars
         self.name = f"{provider}:{self.url}"
         self.engine_label = "Google" if provider == "serper" else "web"
+        self.allow_hosts = tuple(h.strip().lower() for h in allow_hosts if h.strip())
 
     def __repr__(self) -> str:
         return f"WebSearchTool({self.provider!r}, {self.url!r}, api_key_env={self.api_key_env!r})"
@@ -105,11 +169,18 @@ class WebSearchTool:
         key = self._key(required=False)
         return text.replace(key, "***") if key else text
 
-    def _open(self, request: Request) -> bytes:
-        """The response body, retrying transient failures with a short backoff."""
+    def refused(self, url: str) -> str | None:
+        """Why a visit to ``url`` is refused (None: it may be fetched); the endpoint's own origin may."""
+        if _origin(url) == _origin(self.url):
+            return None
+        return refused_address(url, self.allow_hosts)
+
+    def _open(self, request: Request, visit: bool = False) -> bytes:
+        """The response body, retrying transient failures with a short backoff (a visit's redirects checked)."""
         for attempt in range(self.retries + 1):
             try:
-                with urlopen(request, timeout=self.timeout_s) as response:
+                opener = build_opener(_CheckedRedirects(self.refused)).open if visit else urlopen
+                with opener(request, timeout=self.timeout_s) as response:
                     return response.read(MAX_PAGE_BYTES)
             except HTTPError as error:
                 body = error.read(500).decode("utf-8", "replace")
@@ -162,7 +233,7 @@ class WebSearchTool:
     def describe(self) -> dict[str, Any]:
         """What changes this tool's outputs (never the key)."""
         return {"name": self.name, "provider": self.provider, "url": self.url, "snippet_chars": self.snippet_chars,
-                "engine_label": self.engine_label}
+                "engine_label": self.engine_label, **({"allow_hosts": list(self.allow_hosts)} if self.allow_hosts else {})}
 
     def _search_one(self, query: str, k: int) -> list[SearchHit] | SearchToolError:
         try:
@@ -193,8 +264,12 @@ class WebSearchTool:
         url = doc.strip().strip("<>\"'")
         if not url.startswith(("http://", "https://")):
             return Page(doc_id=url, url=url, title="", text="", found=False)
+        problem = self.refused(url)
+        if problem:
+            log.warning("visit refused: %s", problem)
+            return Page(doc_id=url, url=url, title="", text="", found=False)
         try:
-            raw = self._open(Request(url, headers={"User-Agent": "ctsbench"}))
+            raw = self._open(Request(url, headers={"User-Agent": "ctsbench"}), visit=True)
         except SearchToolError as error:
             log.warning("visit failed: %s", error)
             return Page(doc_id=url, url=url, title="", text="", found=False)
