@@ -4,13 +4,11 @@ the `ctsbench diagnose` command."""
 
 import json
 import shutil
-import time
 
 import pytest
 
 from cts_dataset.data import load
 from cts_dataset.diagnostics import diagnose, render_markdown
-from cts_dataset.scoring.stats import bootstrap_ci
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.retrieval import RetrievalSearcher
 from tests.diagnostics_runs import region_only_models, run, traced_models
@@ -86,16 +84,17 @@ def test_restoration_rate_and_per_question_gain_follow_the_judged_scores(six):
     judged = {(r["instance"], r["condition"], r["budget"]): r["restore_score_100"] for r in lines(six / "judge.jsonl")}
     ids = [i.id for i in load()[:6]]
     for k in (1, 2, 3):
-        expected = {}
+        gains, headroom = {}, {}
         for i in ids:
             base, oracle, clarify = judged[(i, "baseline", None)], judged[(i, "oracle", None)], judged[(i, "clarify", k)]
             if oracle > base:
-                expected[i] = (clarify - base) / (oracle - base)
+                gains[i], headroom[i] = clarify - base, oracle - base
         got = found["utility"]["restoration_rate"][f"clarify@{k}"]
-        assert got["per_instance"] == pytest.approx(expected)
-        assert got["defined"] + got["no_headroom"] == 6
-        interval = bootstrap_ci(list(expected.values()))
-        assert (got["mean"], got["low"], got["high"]) == pytest.approx((interval.mean, interval.low, interval.high))
+        assert got["per_instance"] == pytest.approx({i: gains[i] / headroom[i] for i in gains})
+        assert got["defined"] == len(gains) and got["defined"] + got["no_headroom"] == 6
+        # the ratio of the mean gains (tests/test_diagnostics_hand.py checks it and its CI by hand)
+        assert got["mean"] == pytest.approx(sum(gains.values()) / sum(headroom.values()))
+        assert got["low"] <= got["mean"] <= got["high"]
     gain = found["utility"]["marginal_gain"]["1"]
     answered = [judged[(i, "clarify", 1)] - judged[(i, "baseline", None)] for i in ("demo-0001", "demo-0006")]
     assert gain["n"] == 6 and gain["by_status"]["answered"]["mean"] == pytest.approx(sum(answered) / 2)
@@ -130,8 +129,11 @@ def test_cost_per_role_and_condition_sums_the_trace(tmp_path, searcher):
     owned = [c for c in calls if c["tag"].split("|")[2] == "1" or (c["tag"].split("|")[2] == "None" and c["tag"].split("|")[3] == "1")]
     point = cost["per_point"]["clarify@1"]
     assert point["extra_per_instance"]["calls"] == pytest.approx(len(owned) / 4)
-    if point["gain"] and point["gain"] > 0:
-        assert point["per_point"]["calls"] == pytest.approx(len(owned) / 4 / point["gain"])
+    # the four instances score at clarify@1 what they score at the baseline: no point gained, no cost per
+    # point (tests/test_diagnostics_hand.py checks a cost per point gained by hand)
+    judged = {(j["instance"], j["condition"], j["budget"]): j["restore_score_100"] for j in lines(folder / "judge.jsonl")}
+    assert all(judged[(i.id, "clarify", 1)] == judged[(i.id, "baseline", None)] for i in load()[:4])
+    assert point["gain"] == 0 and point["per_point"] is None
 
 
 def test_a_copied_folder_gives_the_identical_dict(six, tmp_path):
@@ -196,12 +198,10 @@ def test_ctsbench_diagnose_writes_json_and_markdown(six, tmp_path):
     assert missing.returncode != 0 and "no config.json" in missing.stderr and "Traceback" not in missing.stderr
 
 
-def test_the_whole_demo_run_is_diagnosed_in_well_under_two_seconds(tmp_path, searcher):
+def test_the_whole_demo_run_is_diagnosed(tmp_path, searcher):
+    # How long it takes: benchmarks/bench_test_timings.py (a figure, not a threshold a loaded machine misses).
     run(tmp_path / "all", searcher, limit=None)
-    diagnose(tmp_path / "all")  # imports (scipy.stats) are paid once per process
-    start = time.perf_counter()
     found = diagnose(tmp_path / "all")
-    assert time.perf_counter() - start < 2.0
     assert found["run"]["instances"] == 200 and found["question_types"]["questions"] == 600
 
 
@@ -214,6 +214,19 @@ def test_a_shown_budget_counts_the_dialogue_of_every_budget(tmp_path, searcher):
     assert (types["per_type"]["time"]["asked"], types["per_type"]["region"]["asked"]) == (6, 3)
     assert found["elicitation"]["by_constraint_type"]["time"]["at_k"]["2"] == {
         "dialogues": 1, "targeted": 1, "targeted_rate": 1.0, "revealed": 1, "revealed_rate": 1.0}
+
+
+def test_a_shown_budget_reports_no_per_question_gain_and_says_why(tmp_path, searcher):
+    # each k is a dialogue of its own: clarify@2 - clarify@1 compares two dialogues, not what question 2 brought
+    run(tmp_path / "r", searcher, show_budget=True, budgets=[1, 2], limit=3)
+    found = diagnose(tmp_path / "r")
+    assert found["utility"]["marginal_gain"] == {}
+    assert "two different dialogues" in found["utility"]["marginal_gain_note"]
+    assert all(row["gain_when_asked"] == {"n": 0, "mean": None} for row in found["question_types"]["per_type"].values())
+    assert "Per-question gain not computed: with the budget shown" in render_markdown(found)
+    run(tmp_path / "hidden", searcher, budgets=[1, 2], limit=3)  # one dialogue serves both k: the gain is defined
+    hidden = diagnose(tmp_path / "hidden")["utility"]
+    assert hidden["marginal_gain"]["2"]["n"] == 3 and "marginal_gain_note" not in hidden
 
 
 def test_a_run_without_clarification_has_cost_and_search_only(tmp_path, searcher):

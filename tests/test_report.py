@@ -64,9 +64,13 @@ def make_run(folder: Path, searcher, clarifier: str | None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def searcher(tmp_path_factory):
+    return RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path_factory.mktemp("bm25")))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, searcher):
     root = tmp_path_factory.mktemp("runs")
-    searcher = RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path_factory.mktemp("bm25")))
     make_run(root / "year", searcher, None)
     make_run(root / "region", searcher, "template:region")
     return root / "year", root / "region"
@@ -178,9 +182,6 @@ def test_the_leaderboard_numbers_are_the_runs_summaries_and_diagnostics(runs, re
     by_name = {(r["clarifier"], r["k"]): r for r in board["leaderboard"]}
     assert by_name[("reference:template:region", 2)]["region_only_rate"] == 1.0
     assert by_name[("year-then-place", 2)]["region_only_rate"] == 0.0
-    for k in (1, 2, 3):  # ranked by score within k
-        at_k = sorted((r for r in board["leaderboard"] if r["k"] == k), key=lambda r: r["rank"])
-        assert at_k[0]["restore_score_100"] >= at_k[1]["restore_score_100"]
     csv = pd.read_csv(out / "leaderboard.csv")
     assert csv["restore_score_100"].tolist() == pytest.approx([r["restore_score_100"] for r in board["leaderboard"]])
     mean = summary_of(runs[1])["conditions"]["clarify@1"]["restore_score_100"]["mean"]
@@ -229,8 +230,51 @@ def test_runs_of_another_protocol_are_refused_naming_what_differs(runs, tmp_path
     assert result.exit_code != 0 and "judge.thresholds.full" in result.output
     board = build([runs[0], other], allow_mixed=True)
     assert any(w.startswith("MIXED PROTOCOL") and "protocol.preset" in w for w in board.warnings)
-    # the clarifier is what a leaderboard compares: its differences are no protocol difference
-    assert build(list(runs)).warnings == []
+    # the clarifier is what a leaderboard compares: its differences are no protocol difference; the fixture's
+    # runs (16 and 12 instances) get the one warning of instance sets that differ
+    assert [w for w in build(list(runs)).warnings if "different instances" not in w] == []
+    again = tmp_path / "again"
+    shutil.copytree(runs[1], again)
+    assert build([runs[1], again]).warnings == []
+
+
+def test_runs_on_different_instance_sets_are_ranked_on_the_instances_all_scored(runs, report):
+    board = json.loads((report[0] / "leaderboard.json").read_text())
+    warnings = [w for w in board["warnings"] if "different instances" in w]
+    assert len(warnings) == 1  # 16 and 12 instances
+    assert "k=1, 2, 3: 12 common (year-then-place 16, reference:template:region 12)" in warnings[0]
+    names = {"year-then-place": runs[0], "reference:template:region": runs[1]}
+    common = [i.id for i in load()[:LIMITS["template"]]]
+    judged = {folder: {(j["instance"], j["budget"]): j["restore_score_100"] for j in stage(folder, "judge")
+                       if j["condition"] == "clarify"} for folder in runs}
+    flipped = []
+    for k in (1, 2, 3):
+        rows = sorted((r for r in board["leaderboard"] if r["k"] == k), key=lambda r: r["rank"])
+        for row in rows:
+            scores = [judged[names[row["clarifier"]]][(i, k)] for i in common]
+            assert row["common_n"] == 12 and row["common_score_100"] == pytest.approx(sum(scores) / 12)
+        assert rows[0]["common_score_100"] >= rows[1]["common_score_100"]
+        assert rows[1]["rank"] == (1 if rows[0]["common_score_100"] == pytest.approx(rows[1]["common_score_100"]) else 2)
+        if rows[0]["restore_score_100"] < rows[1]["restore_score_100"]:
+            flipped.append(k)
+    assert flipped  # the own means (16 vs 12 instances) would rank these k the other way round
+    markdown = (report[0] / "leaderboard.md").read_text()
+    assert "different instances" in markdown and "| score on common instances [95% CI] | common n |" in markdown
+
+
+def test_a_reference_clarifier_that_sees_hidden_types_is_shown_apart_and_never_ranked(runs, searcher, tmp_path):
+    from cts_dataset.report.leaderboard import build, render_markdown
+
+    oracle = tmp_path / "oracle-types"
+    assert make_run(oracle, searcher, "oracle-types")["declared_leakage"]
+    board = build([runs[0], oracle])
+    rows = board.rows.to_dict(orient="records")
+    assert {r["clarifier"] for r in rows if r["reference"]} == {"reference:oracle-types"}
+    assert all(pd.isna(r["rank"]) for r in rows if r["reference"])
+    assert all(r["rank"] == 1 for r in rows if not r["reference"])  # alone in the ranking at every k
+    ranked, apart = render_markdown(board).split("Reference clarifiers (not ranked")
+    assert "reference:oracle-types" not in ranked.split("| rank |")[1]
+    assert apart.count("| - | ") == 3 and "reference:oracle-types" in apart
 
 
 # -- plots --------------------------------------------------------------------------------------------

@@ -26,8 +26,12 @@ def require(*modules: str) -> None:
 @click.option("--no-html", is_flag=True, help="Skip report.html.")
 def report(runs: tuple[Path, ...], out: Path, allow_mixed_protocol: bool, no_html: bool) -> None:
     """A leaderboard of RUNS (finished run folders): per clarifier and k the score with its 95% CI, the
-    gain over the baseline, restoration, unknown, all-unknown and region-only rates and cost; paired
-    tests between clarifiers on their common instances with a Holm correction; plots and report.html.
+    gain over the baseline (p Holm-adjusted within the run), restoration, unknown, all-unknown and
+    region-only rates and cost; paired tests between clarifiers on their common instances with a Holm
+    correction; plots and report.html.
+
+    Each k is ranked on the instances every ranked run scored there (a warning names runs whose sets
+    differ); reference clarifiers that see hidden information are listed apart, never ranked.
     """
     require("pandas", "matplotlib")
     from cts_dataset.errors import CtsbenchError

@@ -16,10 +16,16 @@ from cts_dataset.diagnostics.rules import classify
 from cts_dataset.diagnostics.runfolder import Run, load_run, rate
 from cts_dataset.diagnostics.search_stats import search_stats
 from cts_dataset.diagnostics.types import QUESTION_TYPES
-from cts_dataset.diagnostics.utility import gains_over_baseline, marginal_gain, restoration, steps
+from cts_dataset.diagnostics.utility import (
+    SHOWN_BUDGET_NOTE,
+    gains_over_baseline,
+    marginal_gain,
+    restoration,
+    steps,
+)
 from cts_dataset.records import Instance
 
-VERSION = 1
+VERSION = 2  # 2: restoration as a ratio of mean gains; cost per instance and repeat
 
 
 class Classifier(Protocol):
@@ -50,6 +56,8 @@ def diagnose(folder: Path, instances: Sequence[Instance] | None = None,
         found["elicitation"] = elicitation(run, types)
         found["utility"] = {"marginal_gain": marginal_gain(found_steps, run.budgets),
                             "restoration_rate": restoration(run)}
+        if run.show_budget:
+            found["utility"]["marginal_gain_note"] = SHOWN_BUDGET_NOTE
     found["cost"] = cost(run, gains_over_baseline(run))
     found["search"] = search_stats(run)
     return found

@@ -65,12 +65,17 @@ def _utility(u: dict[str, Any]) -> list[str]:
         status = r["by_status"]
         rows.append([k, r["n"], fmt(r["mean"]), *(f"{fmt(status[s]['mean'])} ({status[s]['n']})"
                                                    for s in STATUSES)])
-    lines += table(["k", "pairs", "mean gain", *STATUSES], rows)
+    if u.get("marginal_gain_note"):
+        lines += [f"Per-question gain {u['marginal_gain_note']}."]
+    else:
+        lines += table(["k", "pairs", "mean gain", *STATUSES], rows)
     if u["restoration_rate"]:
-        lines += ["", "Restoration rate (clarify@k - baseline) / (oracle - baseline), where the oracle beats the baseline:", ""]
-        lines += table(["condition", "defined", "mean", "95% CI", "no headroom"],
-                       [[label, r["defined"], fmt(r["mean"], 3), f"[{fmt(r['low'], 3)}, {fmt(r['high'], 3)}]",
-                         r["no_headroom"]] for label, r in u["restoration_rate"].items()])
+        lines += ["", ("Restoration rate, where the oracle beats the baseline: mean(clarify@k - baseline) / "
+                       "mean(oracle - baseline), the ratio of mean gains (95% CI: bootstrap over instances):"), ""]
+        lines += table(["condition", "defined", "mean gain", "mean headroom", "rate", "95% CI", "no headroom"],
+                       [[label, r["defined"], fmt(r.get("mean_gain")), fmt(r.get("mean_headroom")), fmt(r["mean"], 3),
+                         f"[{fmt(r['low'], 3)}, {fmt(r['high'], 3)}]", r["no_headroom"]]
+                        for label, r in u["restoration_rate"].items()])
     return lines
 
 

@@ -132,8 +132,13 @@ class Run:
         return (r for r in self.records[stage].values() if not r.get("error"))
 
     def errors(self) -> dict[str, int]:
-        found = {stage: sum(1 for r in self.records[stage].values() if r.get("error")) for stage in STAGES}
-        found["calls"] = sum(1 for c in self.calls if c.get("error"))
+        """Failed requests standing for the run's instances (a folder may hold records of others, from an
+        earlier --limit or --ids); failed calls tagged with another instance are left out likewise."""
+        known = self.known
+        found = {stage: sum(1 for r in self.records[stage].values() if r.get("error") and r.get("instance") in known)
+                 for stage in STAGES}
+        tags = (Tag.parse(str(c.get("tag") or "")) for c in self.calls if c.get("error"))
+        found["calls"] = sum(1 for tag in tags if tag is None or tag.instance in known)
         return found
 
     def turn(self, instance: str, group: int | None, turn: int, repeat: int) -> Turn | None:

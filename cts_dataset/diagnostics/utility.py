@@ -1,9 +1,14 @@
 """What each question is worth: the score gain of budget k over k-1, split by the type of question k and
-whether it was answered, and the restoration rate (clarify@k - baseline) / (oracle - baseline)."""
+whether it was answered, and the restoration rate: over the instances where the oracle beats the
+baseline, the mean gain of clarify@k over the baseline divided by the mean gain of the oracle.
+
+The restoration rate is a ratio of means, never a mean of per-instance ratios: an instance with a small
+headroom (discrete nugget scores make 2.5 points common) would give an unbounded ratio that dominates
+the mean. The per-instance ratios are kept only to show their spread."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,9 +32,17 @@ class Step:
     gain: float
 
 
+# Why there are no steps with a shown budget (said wherever the per-question gain is reported).
+SHOWN_BUDGET_NOTE = ("not computed: with the budget shown, clarify@k and clarify@(k-1) are two different "
+                     "dialogues, so their difference is not what question k brought")
+
+
 def steps(run: Run, types: Mapping[str, str]) -> list[Step]:
     """Every (instance, repeat, k) whose k and previous step are both judged. Only consecutive budgets
-    say what one question brought, so k whose k-1 is not a budget (nor the baseline at k = 1) is skipped."""
+    say what one question brought, so k whose k-1 is not a budget (nor the baseline at k = 1) is skipped;
+    with a shown budget every k is a dialogue of its own, so there is no step at all."""
+    if run.show_budget:
+        return []
     found = []
     budgets = set(run.budgets)
     for k in run.budgets:
@@ -77,16 +90,39 @@ def marginal_gain(found: list[Step], budgets: list[int]) -> dict[str, Any]:
     return table
 
 
-def restoration(run: Run) -> dict[str, Any]:
-    """Per clarify@k: the share of the oracle's headroom the clarification restored, per instance where
-    the oracle beats the baseline (elsewhere there is no headroom to restore), and its mean with a CI."""
-    from cts_dataset.scoring.stats import bootstrap_ci
+def ratio_of_means(gains: Sequence[float], headroom: Sequence[float], confidence: float = 0.95,
+                   n_resamples: int = 10_000, seed: int = 0) -> dict[str, Any]:
+    """mean(gains) / mean(headroom) with a percentile bootstrap CI that resamples instances (pairs kept)."""
+    import numpy as np
+    from scipy.stats import bootstrap
 
+    if not gains or sum(headroom) <= 0:
+        return {"mean": None, "low": None, "high": None, "confidence": confidence}
+    g, h = np.asarray(gains, dtype=float), np.asarray(headroom, dtype=float)
+    value = float(g.mean() / h.mean())
+    if len(g) < 2 or np.all(g / h == g[0] / h[0]):  # no spread to resample
+        low = high = value if len(g) > 1 else None
+        return {"mean": value, "low": low, "high": high, "confidence": confidence}
+
+    def statistic(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+        return a.mean(axis=axis) / b.mean(axis=axis)  # every headroom is > 0, so no resample divides by 0
+
+    result = bootstrap((g, h), statistic, paired=True, vectorized=True, confidence_level=confidence,
+                       n_resamples=n_resamples, method="percentile", rng=np.random.default_rng(seed))
+    return {"mean": value, "low": float(result.confidence_interval.low), "high": float(result.confidence_interval.high),
+            "confidence": confidence}
+
+
+def restoration(run: Run) -> dict[str, Any]:
+    """Per clarify@k, over the instances where the oracle beats the baseline (elsewhere there is no
+    headroom to restore): mean(clarify - baseline) / mean(oracle - baseline), with a bootstrap CI."""
     if not {"baseline", "clarify", "oracle"} <= set(run.conditions):
         return {}
     found: dict[str, Any] = {}
     for k in run.budgets:
         per_instance: dict[str, float] = {}
+        gains: list[float] = []
+        headroom: list[float] = []
         no_headroom = missing = 0
         for instance in run.instances:
             base = run.instance_score(instance.id, "baseline", None)
@@ -97,11 +133,15 @@ def restoration(run: Run) -> dict[str, Any]:
             elif oracle - base <= 0:
                 no_headroom += 1
             else:
+                gains.append(clarify - base)
+                headroom.append(oracle - base)
                 per_instance[instance.id] = (clarify - base) / (oracle - base)
-        interval = bootstrap_ci(list(per_instance.values())).as_dict()
-        found[f"clarify@{k}"] = {"defined": len(per_instance), "no_headroom": no_headroom, "unscored": missing,
-                                 "mean": interval["mean"], "low": interval["low"], "high": interval["high"],
-                                 "confidence": interval["confidence"], "per_instance": per_instance}
+        interval = ratio_of_means(gains, headroom)
+        found[f"clarify@{k}"] = {"estimator": "ratio of mean gains", "defined": len(per_instance),
+                                 "no_headroom": no_headroom, "unscored": missing,
+                                 "mean_gain": sum(gains) / len(gains) if gains else None,
+                                 "mean_headroom": sum(headroom) / len(headroom) if headroom else None,
+                                 **interval, "per_instance": per_instance}
     return found
 
 

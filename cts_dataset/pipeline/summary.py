@@ -1,6 +1,10 @@
 """The run summary, recomputed from the stage files: scores with confidence intervals, gains over the
-baseline with a paired test, the dialogue diagnostics (unknown rates, all-unknown at k), the answer
-channel (unparsed answers, disclosure), the prompt audit, errors per stage, and what produced it all."""
+baseline with a paired test (Holm-adjusted across the run's gains), the dialogue diagnostics (unknown
+rates, all-unknown at k), the answer channel (unparsed answers, disclosure), the prompt audit, errors per
+stage, and what produced it all.
+
+Every count covers the instances the summary reports: a folder may also hold records of other instances
+(an earlier, larger --limit or other --ids), which are kept for a later run but never counted here."""
 
 from __future__ import annotations
 
@@ -109,11 +113,22 @@ def dialogue_diagnostics(config: Any, instances: Sequence[Instance], store: RunS
     }
 
 
-def audit_summary(store: RunStore) -> dict[str, Any]:
+def reported(store: RunStore, stage: str, instances: Sequence[Instance]) -> list[dict[str, Any]]:
+    """A stage's records (the later line of a key wins) of the instances reported."""
+    known = {i.id for i in instances}
+    return [r for r in store[stage].records.values() if r.get("instance") in known]
+
+
+def stage_errors(store: RunStore, instances: Sequence[Instance]) -> dict[str, list[dict[str, Any]]]:
+    """The failed requests standing for the instances reported, per stage."""
+    return {stage: [r for r in reported(store, stage, instances) if r.get("error")] for stage in store.stages}
+
+
+def audit_summary(store: RunStore, instances: Sequence[Instance]) -> dict[str, Any]:
     """Clarifier and rewriter requests that held intent words the dialogue does not explain."""
     found: dict[str, Any] = {}
     for stage, role in (("clarify", "clarifier"), ("rewrite", "rewriter")):
-        records = list(store[stage].records.values())
+        records = reported(store, stage, instances)
         leaking = [r for r in records if r.get("leaks")]
         found[role] = {"requests": len(records), "leaking": len(leaking),
                        "examples": [{"key": record_key(r), "words": r["leaks"]} for r in leaking[:5]]}
@@ -121,11 +136,9 @@ def audit_summary(store: RunStore) -> dict[str, Any]:
     return found
 
 
-def guard_counts(store: RunStore) -> dict[str, int]:
+def guard_counts(store: RunStore, instances: Sequence[Instance]) -> dict[str, int]:
     """What the role guards did: re-asked and still invalid questions, replaced answers, guarded rewrites."""
-    clarify = list(store["clarify"].records.values())
-    answers = list(store["answer"].records.values())
-    rewrites = list(store["rewrite"].records.values())
+    clarify, answers, rewrites = (reported(store, stage, instances) for stage in ("clarify", "answer", "rewrite"))
     return {
         "questions_reasked": sum(1 for r in clarify if r.get("reasked")),
         "questions_invalid_after_reask": sum(1 for r in clarify if r.get("reasked") and not r.get("valid")),
@@ -137,10 +150,10 @@ def guard_counts(store: RunStore) -> dict[str, int]:
     }
 
 
-def length_limited(store: RunStore) -> dict[str, int]:
+def length_limited(store: RunStore, instances: Sequence[Instance]) -> dict[str, int]:
     """Replies that hit max_tokens with no content, per role (a reasoning model with too small a cap)."""
     stages = {"clarifier": "clarify", "user_answerer": "answer", "rewriter": "rewrite"}
-    return {role: sum(1 for r in store[stage].records.values() if r.get("empty_at_length"))
+    return {role: sum(1 for r in reported(store, stage, instances) if r.get("empty_at_length"))
             for role, stage in stages.items()}
 
 
@@ -159,9 +172,10 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
 
     config, instances = run.config, run.instances
     conditions: dict[str, Any] = {}
+    per_label: dict[str, list[float | None]] = {}
     baseline = instance_scores(store, instances, "baseline", None, 1) if "baseline" in config.conditions else None
     for label, condition, budget in condition_names(config):
-        scores = instance_scores(store, instances, condition, budget, config.repeats)
+        scores = per_label[label] = instance_scores(store, instances, condition, budget, config.repeats)
         rounds = range(config.repeats) if condition == "clarify" else range(1)
         judged = [r for i in instances for rep in rounds if (r := _judged(store, i, condition, budget, rep))]
         entry: dict[str, Any] = {
@@ -183,10 +197,12 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         if condition == "clarify" and config.repeats > 1 and budget is not None:
             entry["repeats"] = _repeat_spread(store, instances, budget, config.repeats)
         conditions[label] = entry
-    curve = budget_curve(conditions, config)
+    holm_gains(conditions)
+    curve = budget_curve(per_label, config)
     judge = run.run_identity["judge"]
     judge_name = judge.get("name") if isinstance(judge, dict) else str(judge)
-    audit = audit_summary(store)
+    audit, empty, failed = audit_summary(store, instances), length_limited(store, instances), stage_errors(store, instances)
+    errors = {stage: len(found) for stage, found in failed.items()}
     return {
         "run": str(run.folder),
         "clarifier": run.clarifier_label,
@@ -207,12 +223,12 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         "dialogue": dialogue_diagnostics(config, instances, store),
         "audit": audit,
         "guards": {"answer_mode": config.answer_mode, "clarifier_reask": config.clarifier_reask,
-                   "rewriter_guard": config.rewriter_guard, **guard_counts(store)},
-        "empty_at_length": length_limited(store),
-        "errors": store.errors(),
-        "error_examples": {stage: [{"key": record_key(r), "error": str(r["error"])[:300]} for r in file.errors()[:3]]
-                           for stage, file in store.stages.items() if file.errors()},
-        "warnings": warnings(audit, length_limited(store), store.errors(), config),
+                   "rewriter_guard": config.rewriter_guard, **guard_counts(store, instances)},
+        "empty_at_length": empty,
+        "errors": errors,
+        "error_examples": {stage: [{"key": record_key(r), "error": str(r["error"])[:300]} for r in found[:3]]
+                           for stage, found in failed.items() if found},
+        "warnings": warnings(audit, empty, errors, config),
     }
 
 
@@ -230,17 +246,33 @@ def _questions_asked(store: RunStore, config: Any, instances: Sequence[Instance]
     return sum(counts) / len(counts) if counts else None
 
 
-def budget_curve(conditions: dict[str, Any], config: Any) -> dict[str, Any] | None:
+def holm_gains(conditions: dict[str, Any]) -> None:
+    """Add ``p_holm`` to every gain over the baseline: Holm's step-down adjustment across the run's gains
+    (clarify@k for each k and the oracle), since a run reports several at once."""
+    from cts_dataset.report.ranking import holm  # pure Python: no report extra needed
+
+    gains = [entry["gain_over_baseline"] for entry in conditions.values() if "gain_over_baseline" in entry]
+    for gain, adjusted in zip(gains, holm([g.get("p_value") for g in gains]), strict=True):
+        gain["p_holm"] = adjusted
+        gain["holm_tests"] = sum(g.get("p_value") is not None for g in gains)
+
+
+def budget_curve(scores: dict[str, list[float | None]], config: Any) -> dict[str, Any] | None:
     """The area under restore_score vs budget (k = 0 is the baseline), per unit of budget, and its gain
-    over the baseline: one number for a clarifier across budgets, fair to one that asks only when it helps."""
-    base = (conditions.get("baseline") or {}).get("restore_score_100", {}).get("mean")
-    points = [(0, base)] + [(k, conditions.get(f"clarify@{k}", {}).get("restore_score_100", {}).get("mean"))
-                            for k in config.budgets]
-    if "clarify" not in config.conditions or any(v is None for _, v in points):
+    over the baseline: one number for a clarifier across budgets, fair to one that asks only when it helps.
+
+    Every point is a mean over the same instances: those scored at the baseline and at every k (``n``)."""
+    labels = ["baseline", *(f"clarify@{k}" for k in config.budgets)]
+    if "clarify" not in config.conditions or any(label not in scores for label in labels):
         return None
+    common = [i for i in range(len(scores["baseline"])) if all(scores[label][i] is not None for label in labels)]
+    if not common:
+        return None
+    means = [sum(scores[label][i] for i in common) / len(common) for label in labels]  # type: ignore[misc]
+    points = list(zip([0, *config.budgets], means, strict=True))
     area = sum((k2 - k1) * (v1 + v2) / 2 for (k1, v1), (k2, v2) in pairwise(points))
-    top = points[-1][0]
-    return {"budgets": [k for k, _ in points], "scores": [v for _, v in points], "auc_per_budget": area / top,
+    top, base = points[-1][0], means[0]
+    return {"budgets": [k for k, _ in points], "scores": means, "n": len(common), "auc_per_budget": area / top,
             "auc_gain_over_baseline": area / top - base}
 
 
@@ -292,14 +324,19 @@ def render_markdown(summary: dict[str, Any]) -> str:
         gain = entry.get("gain_over_baseline") or {}
         rows.append([label, fmt(score["mean"]), f"[{fmt(score['low'])}, {fmt(score['high'])}]", fmt(entry["strict_100"]),
                      fmt(entry["unweighted_100"]), fmt(gain.get("mean_difference")), fmt(gain.get("p_value"), 3),
-                     str(gain.get("n_pairs", "-")), fmt(entry.get("questions_asked"), 2),
+                     fmt(gain.get("p_holm"), 3), str(gain.get("n_pairs", "-")), fmt(entry.get("questions_asked"), 2),
                      fmt(entry.get("gain_per_question")), f"{entry['unscored_instances']}/{entry['unscored_nuggets']}"])
     lines += table(["condition", "restore_score_100", "95% CI", "strict", "unweighted", "gain vs baseline", "p",
-                    "pairs", "questions asked", "gain per question", "unscored (inst/nuggets)"], rows)
+                    "p Holm", "pairs", "questions asked", "gain per question", "unscored (inst/nuggets)"], rows)
+    tests = next((g["holm_tests"] for e in summary["conditions"].values() if (g := e.get("gain_over_baseline"))
+                  and "holm_tests" in g), None)
+    if tests:
+        lines += ["", f"p Holm: the gains' p values adjusted (Holm) for the {tests} gains over the baseline shown."]
     curve = summary.get("budget_curve")
     if curve:
-        lines += ["", (f"Area under score vs budget (k = 0 is the baseline), per unit of budget: "
-                      f"{fmt(curve['auc_per_budget'])} ({fmt(curve['auc_gain_over_baseline'])} over the baseline).")]
+        lines += ["", (f"Area under score vs budget (k = 0 is the baseline), per unit of budget, on the "
+                      f"{curve.get('n', '?')} instances scored at every k: {fmt(curve['auc_per_budget'])} "
+                      f"({fmt(curve['auc_gain_over_baseline'])} over the baseline).")]
     if summary.get("declared_leakage"):
         lines += ["", (f"**Reference clarifier**: it sees {summary['declared_leakage']}; an upper reference for "
                       "question choice, not a leaderboard entry.")]

@@ -35,8 +35,6 @@ COLUMNS = (
 LIST_COLUMNS = ("nuggets", "nugget_weights", "labels", "questions", "answers", "question_types", "turn_status",
                 "retrieved_doc_ids", "constraint_types", "constraint_values")
 _UNTRACED = {"calls": None, "prompt_tokens": None, "completion_tokens": None, "seconds": None}
-# The judge is the evaluation, not the system under test: its calls are not the row's cost.
-_EVALUATION_ROLES = ("judge",)
 
 
 def expected_rows(run: Run) -> list[tuple[str, int | None, int]]:
@@ -53,34 +51,6 @@ def expected_rows(run: Run) -> list[tuple[str, int | None, int]]:
 
 def label_of(condition: str, budget: int | None) -> str:
     return f"clarify@{budget}" if condition == "clarify" else condition
-
-
-class _Calls:
-    """System model calls (calls.jsonl) grouped by the record key they served."""
-
-    def __init__(self, calls: Sequence[dict[str, Any]]) -> None:
-        from cts_dataset.diagnostics.runfolder import Tag
-
-        self.by_key: dict[tuple[str, str, int | None, int], list[tuple[int | None, dict[str, Any]]]] = {}
-        for call in calls:
-            tag = Tag.parse(str(call.get("tag") or ""))
-            if tag is None or call.get("role") in _EVALUATION_ROLES:
-                continue
-            key = (tag.instance, tag.condition, tag.budget, tag.repeat)
-            self.by_key.setdefault(key, []).append((tag.turn, call))
-
-    def served(self, instance: str, condition: str, budget: int | None, repeat: int,
-               hidden_budget: bool) -> dict[str, Any]:
-        """Totals of the calls behind one row; clarify@k in the hidden-budget mode also owns the first k
-        turns of the shared dialogue (budget None)."""
-        found = [c for _, c in self.by_key.get((instance, condition, budget, repeat), [])]
-        if condition == "clarify" and hidden_budget and budget is not None:
-            found += [c for turn, c in self.by_key.get((instance, "clarify", None, repeat), [])
-                      if turn is not None and turn <= budget]
-        usage = [c.get("usage") or {} for c in found]
-        return {"calls": len(found), "prompt_tokens": sum(int(u.get("prompt_tokens") or 0) for u in usage),
-                "completion_tokens": sum(int(u.get("completion_tokens") or 0) for u in usage),
-                "seconds": sum(float(c.get("latency_s") or 0.0) for c in found)}
 
 
 def _dialogue(run: Run, instance: str, k: int, repeat: int, types: dict[str, str]) -> dict[str, Any]:
@@ -135,8 +105,11 @@ def _done(run: Run, stage: str, key: str) -> dict[str, Any]:
 
 
 def run_rows(run: Run, name: str, clarifier: str) -> list[dict[str, Any]]:
+    # the diagnostics' cost per point uses the same attribution
+    from cts_dataset.diagnostics.cost import CallIndex
+
     hidden = not run.show_budget
-    calls, traced = _Calls(run.calls), bool(run.calls)  # no trace (models given as objects): cost unknown
+    calls, traced = CallIndex(run.calls), bool(run.calls)  # no trace (models given as objects): cost unknown
     types: dict[str, str] = {}
     rows = []
     for instance in run.instances:

@@ -191,24 +191,17 @@ def _table(table_id: str, headers: list[str], rows: list[list[str]], numeric: se
     return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _leaderboard(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records, p_text
+def _leaderboard(rows: list[dict[str, Any]], table_id: str) -> str:
+    from cts_dataset.report.tables import LEADERBOARD_HEADERS, leaderboard_cells
 
-    rows = []
-    for r in _records(board.rows):  # the CSV and JSON hold every column; the page what fits a screen
-        rows.append([_cell(r["rank"]), _cell(r["k"]), r["clarifier"] + (" (reference)" if r["reference"] else ""),
-                     f"{_cell(r['restore_score_100'])} [{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]",
-                     f"{_cell(r['gain_over_baseline'])} (p {p_text(r['gain_p_value'])})",
-                     _cell(r["restoration_rate"], percent=True), _cell(r["unknown_rate"], percent=True),
-                     _cell(r["all_unknown_rate"], percent=True), _cell(r["region_only_rate"], percent=True),
-                     _cell(r["questions_asked"]), _cell(r["tokens_per_instance"], 0), _cell(r["n"])])
-    return _table("leaderboard-table", ["rank", "k", "clarifier", "restore_score_100 [95% CI]", "gain vs baseline (p)",
-                                        "restoration", "unknown", "all-unknown", "region-only", "questions",
-                                        "tokens/inst", "n"], rows, {0, 1, *range(3, 12)})
+    # the CSV and JSON hold every column; the page what fits a screen, as leaderboard.md
+    return _table(table_id, list(LEADERBOARD_HEADERS), [leaderboard_cells(r) for r in rows],
+                  {0, 1, *range(3, len(LEADERBOARD_HEADERS))})
 
 
 def _comparisons(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records, p_text
+    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.tables import p_text
 
     rows = [[_cell(r["k"]), r["a"], r["b"], _cell(r["n_pairs"]), _cell(r["mean_difference"]),
              f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]", p_text(r["p_value"], 4), p_text(r["p_holm"], 4),
@@ -264,20 +257,31 @@ def page_data(board: Leaderboard) -> dict[str, Any]:
             "texts": list(texts)}
 
 
-def _embedded_json(value: Any) -> str:
-    # "</" would end the script element early; "<\/" reads as the same JSON string.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+# Inside a <script> element the HTML parser looks for "</script" and, after "<!--", for "<script": text
+# from a model or a web page holding either would end the data block early or swallow the page script.
+# Outside strings JSON has no "<", ">" or "&"; inside them the \u escapes read back as the same text.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def embedded_json(value: Any) -> str:
+    """JSON to place inside a <script> element: no "<", ">" or "&" left, so no text can end the element
+    or switch the parser into its escaped states."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_SAFE)
 
 
 def render(board: Leaderboard, plots: Mapping[str, Path]) -> str:
     from cts_dataset.markdown import offline_judge_note
     from cts_dataset.report.plots import PLOTS
+    from cts_dataset.report.tables import LEADERBOARD_NOTE, REFERENCE_TITLE, ranked_and_references
 
     p = board.protocol
     protocol = (f"preset {p['preset']} · judge {p['judge']} · dataset {p['dataset']} rev {p['dataset_revision']} · "
                 f"searcher {p['searcher']} · user answerer {p['user_answerer']} · rewriter {p['rewriter']} · "
                 f"{len(board.runs)} run(s)")
     warnings = "".join(f'<div class="warn">{html.escape(w)}</div>' for w in board.warnings)
+    ranked, apart = ranked_and_references(board)
+    references = (f'<h2>{html.escape(REFERENCE_TITLE)}</h2><div class="scroll">'
+                  f'{_leaderboard(apart, "reference-clarifiers-table")}</div>' if apart else "")
     note = offline_judge_note(str(p["judge"] or ""))
     figures = []
     for name, path in plots.items():
@@ -294,13 +298,10 @@ def render(board: Leaderboard, plots: Mapping[str, Path]) -> str:
 {warnings}
 <section id="leaderboard"><h2>Leaderboard: restore_score_100 per clarifier and budget k</h2>
 {f'<p class="note">{html.escape(note)}</p>' if note else ''}
-<div class="scroll">{_leaderboard(board)}</div>
-<p class="note">Ranked within each k. CI: 95% percentile bootstrap over instances. Gain and p: paired against the
-run's own baseline (sign-flip permutation test). Restoration: (clarify@k - baseline) / (oracle - baseline) over
-instances with headroom. Unknown: unknown answers per question asked by turn k; all-unknown: dialogues whose every
-answer was unknown; region-only: dialogues that only asked about a place. Tokens: model calls of the system (judge
-excluded) per instance.</p>
-<h2>References</h2><div class="scroll">{_references(board)}</div></section>
+<div class="scroll">{_leaderboard(ranked, "leaderboard-table")}</div>
+{references}
+<p class="note">CI: 95% percentile bootstrap over instances. {html.escape(LEADERBOARD_NOTE)}</p>
+<h2>References: baseline (blurred query) and oracle (hidden intent)</h2><div class="scroll">{_references(board)}</div></section>
 <section id="comparisons"><h2>Paired comparisons between clarifiers (common instances, Holm-corrected)</h2>
 <div class="scroll">{_comparisons(board)}</div></section>
 <section id="plots"><h2>Plots</h2><div class="plots">{''.join(figures)}</div></section>
@@ -315,7 +316,7 @@ excluded) per instance.</p>
 <th>condition</th><th>score</th><th>status</th></tr></thead><tbody></tbody></table></div>
 <div id="detail" class="detail"></div></div></section>
 </main>
-<script id="report-data" type="application/json">{_embedded_json(page_data(board))}</script>
+<script id="report-data" type="application/json">{embedded_json(page_data(board))}</script>
 <script>{_SCRIPT}</script>
 </body></html>
 """

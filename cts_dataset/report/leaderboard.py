@@ -2,22 +2,33 @@
 gain over the baseline, restoration, unknown, all-unknown and region-only rates and cost; and paired
 tests between clarifiers on their common instances, Holm-corrected across the comparisons shown.
 
-Scores, CIs and gains are the runs' own summary.json numbers (never recomputed, so the two agree);
-restoration, region-only and cost come from the diagnostics (summary.json ``diagnostics`` when present,
+The rank within each k is taken on the instances every ranked run scored at k (``common_*`` columns; a
+warning names the runs whose sets differ). Reference clarifiers that see hidden information are listed
+apart and never ranked. Each run's own scores, CIs and gains are its summary.json numbers (never
+recomputed, so the two agree); the gains' p values are also given Holm-adjusted across the run's gains.
+Restoration, region-only and cost come from the diagnostics (summary.json ``diagnostics`` when present,
 else recomputed from the folder).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cts_dataset.errors import CtsbenchError
+from cts_dataset.report.ranking import (
+    common_scores,
+    comparisons,
+    gains_holm,
+    holm,
+    instance_scores,
+    is_reference,
+    rank,
+)
+from cts_dataset.report.tables import p_text, render_markdown
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,12 +39,15 @@ FIXED_ROLES = ("user_answerer", "rewriter")
 _CLARIFIER_PROTOCOL_KEYS = ("clarifier_sees",)
 
 ROW_COLUMNS = (
-    "rank", "clarifier", "run", "k", "restore_score_100", "ci_low", "ci_high", "n", "gain_over_baseline",
-    "gain_ci_low", "gain_ci_high", "gain_p_value", "gain_pairs", "restoration_rate", "restoration_low",
+    "rank", "clarifier", "run", "k", "common_score_100", "common_ci_low", "common_ci_high", "common_n",
+    "restore_score_100", "ci_low", "ci_high", "n", "gain_over_baseline",
+    "gain_ci_low", "gain_ci_high", "gain_p_value", "gain_p_holm", "gain_pairs", "restoration_rate", "restoration_low",
     "restoration_high", "restoration_defined", "unknown_rate", "all_unknown_rate", "region_only_rate",
     "questions_asked", "calls_per_instance", "tokens_per_instance", "seconds_per_instance",
     "extra_tokens_per_instance", "tokens_per_point", "reference",
 )
+__all__ = ["COMPARISON_COLUMNS", "ROW_COLUMNS", "Leaderboard", "ProtocolMismatch", "RunInfo", "build", "comparisons",
+           "holm", "instance_scores", "p_text", "render_markdown", "write"]
 COMPARISON_COLUMNS = ("k", "a", "b", "n_pairs", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
                       "p_value", "p_holm", "significant")
 
@@ -103,7 +117,7 @@ def read_run(folder: Path, name: str | None = None) -> RunInfo:
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     stored = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     diagnostics = summary.get("diagnostics")
-    if not _complete(diagnostics, summary):
+    if not _complete(diagnostics, summary) or not _current(diagnostics):
         from cts_dataset.diagnostics import diagnose
 
         diagnostics = diagnose(folder)
@@ -122,6 +136,14 @@ def _complete(diagnostics: Any, summary: dict[str, Any]) -> bool:
     restoration = _get(diagnostics, "utility", "restoration_rate") or {}
     return (all(key in diagnostics for key in ("question_types", "elicitation", "utility"))
             and all("per_instance" in entry for entry in restoration.values()))
+
+
+def _current(diagnostics: Any) -> bool:
+    """Diagnostics of this version: older ones averaged per-instance restoration ratios and counted cost
+    per point with every repeat, so they are recomputed rather than shown."""
+    from cts_dataset.diagnostics.core import VERSION
+
+    return isinstance(diagnostics, dict) and diagnostics.get("version") == VERSION
 
 
 def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[RunInfo], list[str]]:
@@ -145,9 +167,9 @@ def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[
     if len(versions) > 1:
         warnings.append(f"the runs were made by different ctsbench versions: {', '.join(versions)}")
     for run in runs:
-        if run.summary.get("declared_leakage"):
+        if is_reference(run):
             warnings.append(f"{run.name} is a reference clarifier that sees {run.summary['declared_leakage']}: "
-                            "an upper reference for question choice, not a leaderboard entry")
+                            "an upper reference for question choice, listed apart and not ranked")
         if any((run.summary.get("errors") or {}).values()):
             warnings.append(f"{run.name}: failed requests stand in {run.folder} (summary errors); rerun it to retry them")
     return runs, warnings
@@ -176,7 +198,7 @@ def unknown_rate(frame: pd.DataFrame, label: str) -> float | None:
     return int(rows["unknown_answers"].sum()) / asked if asked else None
 
 
-def _row(run: RunInfo, k: int) -> dict[str, Any]:
+def _row(run: RunInfo, k: int, common: dict[str, Any], p_holm: dict[str, float | None]) -> dict[str, Any]:
     label = f"clarify@{k}"
     entry, diagnostics = run.condition(label), run.diagnostics
     score, gain = entry.get("restore_score_100") or {}, entry.get("gain_over_baseline") or {}
@@ -186,10 +208,11 @@ def _row(run: RunInfo, k: int) -> dict[str, Any]:
     count = len(rows) or 1
     traced = bool(rows["calls"].notna().any())  # no calls.jsonl: the cost is unknown, not zero
     return {
-        "clarifier": run.name, "run": str(run.folder), "k": k,
+        "clarifier": run.name, "run": str(run.folder), "k": k, **common,
         "restore_score_100": score.get("mean"), "ci_low": score.get("low"), "ci_high": score.get("high"),
         "n": score.get("n"), "gain_over_baseline": gain.get("mean_difference"), "gain_ci_low": gain.get("ci_low"),
-        "gain_ci_high": gain.get("ci_high"), "gain_p_value": gain.get("p_value"), "gain_pairs": gain.get("n_pairs"),
+        "gain_ci_high": gain.get("ci_high"), "gain_p_value": gain.get("p_value"),
+        "gain_p_holm": p_holm.get(label), "gain_pairs": gain.get("n_pairs"),
         "restoration_rate": restoration.get("mean"), "restoration_low": restoration.get("low"),
         "restoration_high": restoration.get("high"), "restoration_defined": restoration.get("defined"),
         "unknown_rate": unknown_rate(run.frame, label),
@@ -202,49 +225,8 @@ def _row(run: RunInfo, k: int) -> dict[str, Any]:
         "seconds_per_instance": float(rows["seconds"].sum()) / count if traced else None,
         "extra_tokens_per_instance": _get(cost, "extra_per_instance", "tokens"),
         "tokens_per_point": _get(cost, "per_point", "tokens"),
-        "reference": bool(run.summary.get("declared_leakage")),
+        "reference": is_reference(run),
     }
-
-
-def holm(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjusted p-values (None stays None and is not counted among the tests).
-
-    A few lines rather than statsmodels: the method is short and exact, and the report extra stays small."""
-    ordered = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
-    adjusted: list[float | None] = [None] * len(p_values)
-    running = 0.0
-    for rank, (p, i) in enumerate(ordered):
-        running = max(running, min(1.0, (len(ordered) - rank) * p))  # monotone: never below a smaller p's
-        adjusted[i] = running
-    return adjusted
-
-
-def instance_scores(frame: pd.DataFrame, label: str) -> dict[str, float]:
-    """Instance -> score at a label (the mean over repeats, as the summary takes it)."""
-    rows = frame[(frame["label"] == label) & frame["restore_score_100"].notna()]
-    return {str(k): float(v) for k, v in rows.groupby("instance")["restore_score_100"].mean().items()}
-
-
-def comparisons(runs: Sequence[RunInfo], alpha: float = 0.05) -> list[dict[str, Any]]:
-    """A minus B per k for every pair of runs, on the instances both scored at k (paired test and
-    bootstrap CI from cts_dataset.scoring.stats), then Holm across every comparison listed."""
-    from cts_dataset.scoring.stats import paired_test
-
-    found = []
-    budgets = sorted({k for run in runs for k in run.budgets})
-    for k in budgets:
-        label = f"clarify@{k}"
-        for a, b in combinations([r for r in runs if k in r.budgets], 2):
-            scores_a, scores_b = instance_scores(a.frame, label), instance_scores(b.frame, label)
-            common = sorted(set(scores_a) & set(scores_b))
-            result = paired_test([scores_a[i] for i in common], [scores_b[i] for i in common])
-            found.append({"k": k, "a": a.name, "b": b.name, "n_pairs": result.n_pairs, "mean_a": result.mean_a,
-                          "mean_b": result.mean_b, "mean_difference": result.mean_difference,
-                          "ci_low": result.ci_low, "ci_high": result.ci_high, "p_value": result.p_value})
-    for row, adjusted in zip(found, holm([r["p_value"] for r in found]), strict=True):
-        row["p_holm"] = adjusted
-        row["significant"] = adjusted is not None and adjusted < alpha
-    return found
 
 
 def references(runs: Sequence[RunInfo]) -> list[dict[str, Any]]:
@@ -263,13 +245,13 @@ def build(folders: Sequence[Path], allow_mixed: bool = False) -> Leaderboard:
     import pandas as pd
 
     runs, warnings = read_runs(folders, allow_mixed)
-    rows = pd.DataFrame([_row(run, k) for run in runs for k in run.budgets], columns=[c for c in ROW_COLUMNS if c != "rank"])
-    if len(rows):
-        rows = rows.sort_values(["k", "restore_score_100"], ascending=[True, False], na_position="last", kind="stable")
-        rows.insert(0, "rank", rows.groupby("k").cumcount() + 1)
-        rows = rows.reset_index(drop=True)
-    else:
-        rows = pd.DataFrame(columns=list(ROW_COLUMNS))
+    common, differing = common_scores(runs)
+    if differing:
+        warnings.append("the runs scored different instances, so each k is ranked on the instances every ranked run "
+                        "scored there (own scores and n stand beside): " + "; ".join(differing))
+    rows = pd.DataFrame([_row(run, k, common[(run.name, k)], gains_holm(run.summary)) for run in runs for k in run.budgets],
+                        columns=[c for c in ROW_COLUMNS if c != "rank"])
+    rows = rank(rows) if len(rows) else pd.DataFrame(columns=list(ROW_COLUMNS))
     first = runs[0]
     protocol = {"preset": _get(first.identity, "protocol", "preset"), "judge": _get(first.identity, "judge", "name"),
                 "judge_identity": first.identity.get("judge"), "dataset": first.config.get("dataset"),
@@ -295,66 +277,13 @@ def as_json(board: Leaderboard) -> dict[str, Any]:
             "leaderboard": _records(board.rows), "references": _records(board.references),
             "comparisons": _records(board.comparisons),
             "method": {"ci": "95% percentile bootstrap of the mean over instances (the run's summary)",
+                       "rank": "within each k, by the mean on the instances every ranked run scored at k (common_*); "
+                               "reference clarifiers (declared leakage) are not ranked",
+                       "gain_p_holm": "Holm step-down across each run's gains over its baseline",
+                       "restoration": "ratio of mean gains over the instances with headroom; percentile bootstrap CI",
                        "paired_test": "two-sided sign-flip permutation test on the instances both runs scored; "
                                       "percentile bootstrap CI of the mean difference (cts_dataset.scoring.stats)",
                        "multiple_comparisons": "Holm step-down over every comparison listed"}}
-
-
-def p_text(value: Any, digits: int = 3) -> str:
-    """A p-value as read: ``<0.001`` rather than a rounded 0.000."""
-    from cts_dataset.markdown import fmt
-
-    if value is None or math.isnan(float(value)):
-        return "n/a"
-    return f"<{10 ** -digits:.{digits}f}" if float(value) < 10 ** -digits else fmt(float(value), digits)
-
-
-def _pct(value: Any) -> str:
-    from cts_dataset.markdown import fmt
-
-    return "n/a" if value is None or math.isnan(float(value)) else f"{fmt(100 * float(value), 1)}%"
-
-
-def render_markdown(board: Leaderboard) -> str:
-    from cts_dataset.markdown import fmt, offline_judge_note, table
-
-    p = board.protocol
-    lines = ["# ctsbench leaderboard", "",
-             (f"Protocol: preset `{p['preset']}`, judge `{p['judge']}`, dataset `{p['dataset']}` rev "
-             f"`{p['dataset_revision']}`, searcher `{p['searcher']}`, user answerer `{p['user_answerer']}`, rewriter "
-             f"`{p['rewriter']}`; {len(board.runs)} run(s)."), ""]
-    lines += [f"> **warning** {w}" for w in board.warnings] + ([""] if board.warnings else [])
-    note = offline_judge_note(str(p["judge"] or ""))
-    if note:
-        lines += [note, ""]
-    rows = []
-    for r in _records(board.rows):
-        gain = f"{fmt(r['gain_over_baseline'])} (p {p_text(r['gain_p_value'])})"
-        rows.append([r["rank"], r["k"], r["clarifier"] + (" (reference)" if r["reference"] else ""),
-                     f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]", gain,
-                     _pct(r["restoration_rate"]), _pct(r["unknown_rate"]), _pct(r["all_unknown_rate"]),
-                     _pct(r["region_only_rate"]), fmt(r["questions_asked"]), fmt(r["tokens_per_instance"], 0),
-                     r["n"]])
-    lines += table(["rank", "k", "clarifier", "restore_score_100 [95% CI]", "gain vs baseline (p)", "restoration",
-                    "unknown", "all-unknown", "region-only", "questions", "tokens/inst", "n"], rows)
-    if len(board.references):
-        lines += ["", "References (baseline: the blurred query; oracle: the hidden intent):", ""]
-        lines += table(["clarifier run", "condition", "restore_score_100 [95% CI]", "n"],
-                       [[r["clarifier"], r["condition"], (f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, "
-                         f"{fmt(r['ci_high'])}]"), r["n"]] for r in _records(board.references)])
-    if len(board.comparisons):
-        lines += ["", ("Paired comparisons (A minus B on the instances both scored; p: sign-flip permutation test; "
-                      "p Holm: adjusted across every row below):"), ""]
-        lines += table(["k", "A", "B", "pairs", "A - B [95% CI]", "p", "p Holm", "significant (0.05)"],
-                       [[r["k"], r["a"], r["b"], r["n_pairs"],
-                         f"{fmt(r['mean_difference'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]",
-                         p_text(r["p_value"], 4), p_text(r["p_holm"], 4), "yes" if r["significant"] else "no"]
-                        for r in _records(board.comparisons)])
-    lines += ["", ("restoration: the share of the oracle's headroom recovered, (clarify@k - baseline) / (oracle - "
-                  "baseline), over instances where the oracle beats the baseline; unknown: unknown answers over "
-                  "questions asked by turn k; all-unknown: dialogues whose every question got unknown; region-only: "
-                  "dialogues whose every question asked about a place.")]
-    return "\n".join(lines) + "\n"
 
 
 def write(board: Leaderboard, out: Path) -> dict[str, Path]:

@@ -1,6 +1,6 @@
 """The report's figures (matplotlib, PNG): score vs budget with CI bands and the baseline/oracle lines,
 unknown rate by question type, all-unknown rate vs k, elicitation by constraint type, and the
-distribution of per-instance restoration rates.
+distribution of per-instance restoration rates (the marker: the run's restoration rate, a ratio of mean gains).
 
 Each function returns a Figure (or None when the runs hold no data for it) so its axes can be checked
 before it is saved; figures are built without pyplot, so nothing depends on a display.
@@ -214,9 +214,9 @@ def restoration_distribution(board: Leaderboard) -> Figure | None:
     for i, found in enumerate(values):
         ax.scatter(positions[i] + spread.uniform(-0.15, 0.15, len(found)), found, s=14, color=_color(i), alpha=0.8,
                    zorder=3)
-        if found:
-            ax.plot(positions[i], float(np.mean(found)), marker="D", color="black", markersize=6, zorder=4,
-                    label="mean" if i == 0 else None)
+        if entries[i].get("mean") is not None:  # the ratio of mean gains, not the mean of these ratios
+            ax.plot(positions[i], float(entries[i]["mean"]), marker="D", color="black", markersize=6, zorder=4,
+                    label="restoration rate (ratio of mean gains)" if i == 0 else None)
     ax.set_xticks(positions, [f"{_wrap(r.name)}\n(n={e.get('defined', 0)})" for r, e in zip(board.runs, entries, strict=True)])
     ax.set_xlabel("clarifier (n = instances where the oracle beats the baseline)")
     ax.set_ylabel(f"restoration rate at k={k}\n(clarify - baseline) / (oracle - baseline)")
