@@ -177,3 +177,32 @@ def test_the_packaged_model_gets_the_react_cpu_agent_from_search_and_build_unles
     assert small_model_agent_options("vllm:Qwen/Qwen3-8B") == {}
     assert small_model_agent_options("vllm:Qwen/Qwen3-8B", action_grammar=True) == shipped
     ReactSettings.model_validate(shipped)  # the preset's options are valid settings
+
+
+class SummaryFailsModel(ScriptedModel):
+    """Every visit-summary request fails, as a backend's does after its retries."""
+
+    def complete(self, requests):
+        from cts_dataset.models.base import ChatResponse
+
+        answers = super().complete(requests)
+        return [ChatResponse.failure("HTTP 503: overloaded", self.spec) if r.role == "visit_summary" else a
+                for r, a in zip(requests, answers, strict=True)]
+
+
+def test_a_failed_visit_summary_ends_the_run_as_an_error_that_a_rerun_retries(tool):
+    model = SummaryFailsModel({"searcher": [SEARCH, VISIT, ANSWER]}, default="{}")
+    [out] = ReactSearcher(model, tool, ReactSettings(summarize_visits=True)).search([QUESTION])
+    assert out.termination is Termination.error and "HTTP 503: overloaded" in out.error
+    assert out.answer == "" and out.tool_calls.visit == 1  # the agent never read a page it was not shown
+
+
+def test_a_web_tools_allowed_hosts_come_from_the_config():
+    from cts_dataset.search.searcher import ToolConfig, load_tool
+
+    tool = load_tool({"kind": "searxng", "url": "http://127.0.0.1:8888", "allow_hosts": ["10.0.0.5"]})
+    assert tool.refused("http://10.0.0.5/wiki/page") is None
+    assert tool.refused("http://10.0.0.6/wiki/page") and tool.refused("http://169.254.169.254/latest/meta-data/")
+    assert load_tool({"kind": "searxng", "url": "http://127.0.0.1:8888"}).refused("http://10.0.0.5/wiki/page")
+    with pytest.raises(ValueError, match="allow_hosts is for web tools"):
+        ToolConfig(kind="corpus", allow_hosts=["x"])

@@ -119,3 +119,16 @@ def test_a_failed_swap_keeps_the_split_that_was_there(tmp_path, monkeypatch, dat
         import_release(write_release_dir(tmp_path / "b", "parallel_lists"), install=False)
     assert [i.id for i in load_imported()] == ["q1", "q2", "q3", "q4"]
     assert not [p for p in data_root.iterdir() if p.name.startswith(".")]
+
+
+def test_score_on_release_files_with_label_weights_takes_the_weight_map(tmp_path):
+    release = write_release_dir(tmp_path, "tsv_nested")
+    gold = release / "data" / "gold_public_hard518.jsonl"
+    candidates = release / "results" / "candidates" / "synth1__cand_hard518.jsonl"
+    refused = CliRunner().invoke(main, ["score", "--gold", str(gold), "--candidates", str(candidates),
+                                        "--out-dir", str(tmp_path / "refused")])
+    assert refused.exit_code != 0 and "--weight-map" in refused.output
+    scored = CliRunner().invoke(main, ["score", "--gold", str(gold), "--candidates", str(candidates),
+                                       "--out-dir", str(tmp_path / "scored"), "--weight-map", "vital=2,okay=1"])
+    assert scored.exit_code == 0, scored.output
+    assert json.loads((tmp_path / "scored" / "summary.json").read_text())["n_scored_items"] > 0

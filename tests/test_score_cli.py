@@ -153,7 +153,7 @@ def test_score_refuses_to_resume_with_another_judge_prompt_or_setting(files, tmp
     shipped = resources.files("cts_dataset.judges").joinpath("prompts", "coverage-v1.yaml").read_text()
     (tmp_path / "v2").mkdir()
     (tmp_path / "v2" / "coverage-v2.yaml").write_text(shipped.replace("id: coverage-v1", "id: coverage-v2"))
-    with pytest.raises(ValueError, match="prompt.id: \"coverage-v1\" -> \"coverage-v2\"") as refused:
+    with pytest.raises(ValueError, match=r'prompt.id: "coverage-v1" -> "coverage-v2\+[0-9a-f]{8}"') as refused:
         run_score(gold, candidates, out, LLMJudge(model, prompt_id=str(tmp_path / "v2" / "coverage-v2.yaml")),
                   progress=False)
     assert "was scored with judge 'llm:scripted@coverage-v1'" in str(refused.value)

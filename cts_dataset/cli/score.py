@@ -24,8 +24,12 @@ import click
               help="Items judged (and written) together; a killed run loses at most one batch.")
 @click.option("--retry-unscored", is_flag=True, help="Judge again the items that have unscored nuggets.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the bootstrap interval.")
+@click.option("--weight-map", "weight_map", multiple=True, metavar="LABEL=NUMBER",
+              help="Release files only: the number of a nugget weight given as a label (e.g. --weight-map vital=1); "
+                   "labels are never guessed.")
 def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_prompt: str | None,
-          nuggets_per_call: int, max_attempts: int, items_per_batch: int, retry_unscored: bool, seed: int) -> None:
+          nuggets_per_call: int, max_attempts: int, items_per_batch: int, retry_unscored: bool, seed: int,
+          weight_map: tuple[str, ...]) -> None:
     """Score CANDIDATES against GOLD: per-item labels and scores, and a summary with a 95% CI.
 
     Lines that break the schema are reported as `file:line: field: problem` and skipped (exit status 1
@@ -54,8 +58,12 @@ def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_pr
         from cts_dataset.release.candidates import (
             adapt_score_inputs,  # the release's own gold/candidate files
         )
+        from cts_dataset.release.gold import MappingOptions
+        from cts_dataset.release.values import parse_weight_map
 
-        gold, candidates = adapt_score_inputs(gold, candidates, out_dir, note=lambda m: click.echo(m, err=True))
+        mapping = MappingOptions(weight_map=parse_weight_map(weight_map))
+        gold, candidates = adapt_score_inputs(gold, candidates, out_dir, note=lambda m: click.echo(m, err=True),
+                                              options=mapping)
         summary = run_score(gold, candidates, out_dir, judge, batch_items=items_per_batch,
                             retry_unscored=retry_unscored, seed=seed)
     except (CtsbenchError, ValueError) as problem:

@@ -50,7 +50,7 @@ from cts_dataset.search.tool import (
     format_search_response,
     search_each,
 )
-from cts_dataset.search.visit_summary import PageSummarizer
+from cts_dataset.search.visit_summary import PageSummarizer, request_error
 
 STEP_TOKENS_FLOOR, STEP_TOKENS_CEILING = 256, 4096
 
@@ -322,3 +322,6 @@ class ReactSearcher:
                 run.visited.setdefault(doc_id, None)
             run.add_tool_response("visit", call.arguments, "\n=======\n".join(t for _, t, _ in mine), doc_ids,
                                   summaries=[r.usage for _, _, r in mine if r is not None])
+            failed = next((e for _, _, r in mine if (e := request_error(r))), None)
+            if failed:  # an error record, so that a rerun asks again (a page shown raw would change the run)
+                run.fail(failed, called=False)

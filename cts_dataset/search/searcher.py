@@ -51,11 +51,16 @@ class ToolConfig(BaseModel):
     api_key_env: str | None = Field(None, description="The environment variable holding the API key (never the key).")
     timeout_s: float = Field(20.0, gt=0)
     snippet_chars: int = Field(300, ge=20)
+    allow_hosts: list[str] = Field(default_factory=list, description=(
+        "Web tools: hosts a visit may fetch although they resolve to a private, loopback or link-local "
+        "address (refused otherwise; the search endpoint's own host is always allowed)."))
 
     @model_validator(mode="after")
     def _check(self) -> ToolConfig:
         if self.kind == "corpus" and self.url:
             raise ValueError("tool kind 'corpus' takes no url (use corpus_file for another corpus)")
+        if self.kind == "corpus" and self.allow_hosts:
+            raise ValueError("tool kind 'corpus' fetches nothing: allow_hosts is for web tools")
         if self.kind != "corpus" and not self.url:
             raise ValueError(f"tool kind {self.kind!r} needs a url")
         return self
@@ -82,7 +87,7 @@ def load_tool(config: ToolConfig | Mapping[str, Any] | None = None, cache_root: 
     from cts_dataset.search.web_tool import WebSearchTool
 
     return WebSearchTool(config.kind, config.url or "", config.api_key_env, timeout_s=config.timeout_s,
-                         snippet_chars=config.snippet_chars)
+                         snippet_chars=config.snippet_chars, allow_hosts=config.allow_hosts)
 
 
 def searcher_config(spec: str | SearcherConfig | Mapping[str, Any]) -> SearcherConfig:
