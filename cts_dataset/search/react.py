@@ -21,8 +21,9 @@ its run with an error naming the figures (never a limit notice before the first 
 ``max_tokens`` is clamped to the room left, so no request exceeds the engine's limit; a model that
 reports none (a hosted API) is held to ``max_context_tokens`` the same way.
 Small models: ``action_grammar`` holds each reply to free thinking and then one valid action (a GBNF
-grammar, :mod:`cts_dataset.search.react_grammar`), and ``first_action: search`` makes the first step
-a search, so the answer rests on documents rather than on the model's memory.
+grammar, :mod:`cts_dataset.search.react_grammar`); ``first_action: search`` makes the first step a
+search, so the answer rests on documents rather than on the model's memory, and ``question`` (with the
+grammar) makes the user's question its first query, so the agent is shown at least what one retrieval is.
 Sampling: each run is seeded from its query text and the settings seed, so a query samples the same
 way in any batch, with or without the response cache, on any engine that honours seeds.
 """
