@@ -58,18 +58,8 @@ class JsonlLog:
 
     def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
         """(line number, record) of every line; a corrupt line raises :class:`LogError` naming it."""
-        with self._lock, open(self.path, encoding="utf-8") as lines:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise LogError(f"{self.path}:{number}: (json): corrupt record: {error.msg}") from None
-                if not isinstance(record, dict):
-                    raise LogError(f"{self.path}:{number}: (record): expected a JSON object, "
-                                   f"found {type(record).__name__}")
-                yield number, record
+        with self._lock:
+            yield from log_records(self.path)
 
     def append(self, records: Iterable[dict[str, Any]]) -> int:
         """Append records as one durable write; returns how many were written."""
@@ -91,6 +81,27 @@ class JsonlLog:
         with self._lock:
             if not self._handle.closed:
                 self._handle.close()
+
+
+def log_records(path: str | os.PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) of every complete line of a JSONL file; needs no lock, so it also reads a
+    file another process is writing. A last line without its newline is a write in flight (or torn), not
+    a record; a corrupt line, or one that is not a JSON object, raises :class:`LogError` naming it."""
+    path = Path(path)
+    with open(path, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            if not raw.endswith(b"\n"):
+                return
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise LogError(f"{path}:{number}: (json): corrupt record: {error.msg}") from None
+            if not isinstance(record, dict):
+                raise LogError(f"{path}:{number}: (record): expected a JSON object, found {type(record).__name__}")
+            yield number, record
 
 
 def open_log(path: str | os.PathLike) -> JsonlLog:

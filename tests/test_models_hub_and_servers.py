@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from cts_dataset.errors import CtsbenchError
-from cts_dataset.models import registry
+from cts_dataset.models import backends
 from cts_dataset.models.base import ChatRequest
 from cts_dataset.models.cache import ResponseCache
 from cts_dataset.models.registry import load_model
@@ -81,7 +81,7 @@ def hub(tmp_path, monkeypatch):
     from huggingface_hub import constants
 
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.setattr(registry, "_BACKENDS", {})
+    monkeypatch.setattr(backends, "_BACKENDS", {})
     refs = tmp_path / "hub" / f"models--{REPO.replace('/', '--')}" / "refs"
     built = []
 
@@ -92,7 +92,7 @@ def hub(tmp_path, monkeypatch):
         built.append(spec)
         return ScriptedModel(default="ok", spec=spec.label)
 
-    monkeypatch.setitem(registry._FACTORIES, "vllm", vllm)
+    monkeypatch.setitem(backends._FACTORIES, "vllm", vllm)
     # The Ray backend is built on the driver without the cluster: only its installed package is checked.
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",

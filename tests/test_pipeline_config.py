@@ -93,3 +93,19 @@ def test_a_free_form_answer_mode_on_cpu_smoke_plays_the_free_form_prompt():
     assert free.prompt_for("user_answerer") == "v2" and free.answer_mode == "replace"
     assert load_config(answer_mode="replace", prompts={"user_answerer": "v1"}).prompt_for("user_answerer") == "v1"
     assert load_config().prompt_for("user_answerer") == "v3"
+
+
+def test_the_run_configs_searcher_choice_is_not_the_search_modules_config(tmp_path):
+    from cts_dataset.pipeline import config as config_module
+    from cts_dataset.pipeline.config import SearcherChoice
+    from cts_dataset.search.searcher import SearcherConfig, searcher_config
+
+    path = tmp_path / "run.yaml"
+    path.write_text("searcher: {kind: react, model: qwen3-8b, options: {max_llm_calls: 7}}\n")
+    choice = load_config(path).searcher
+    assert isinstance(choice, SearcherChoice)
+    assert choice.model_dump() == {"kind": "react", "model": "qwen3-8b", "options": {"max_llm_calls": 7}}
+    settings = searcher_config(choice.model_dump())  # what the searcher is built from
+    assert isinstance(settings, SearcherConfig) and settings.react.max_llm_calls == 7
+    with pytest.warns(DeprecationWarning, match="SearcherChoice"):
+        assert config_module.SearcherConfig is SearcherChoice  # the former name still imports

@@ -88,10 +88,10 @@ def test_a_new_package_version_is_refused(tmp_path, searcher, monkeypatch):
 
 
 def test_a_changed_guard_rule_is_refused(tmp_path, searcher, monkeypatch):
-    from cts_dataset.pipeline import experiment
+    from cts_dataset.pipeline import identity
 
     run(tmp_path / "r", searcher, make_models())
-    monkeypatch.setattr(experiment, "GUARDS_VERSION", experiment.GUARDS_VERSION + 1)
+    monkeypatch.setattr(identity, "GUARDS_VERSION", identity.GUARDS_VERSION + 1)
     with pytest.raises(IdentityMismatch, match=r"protocol\.guards_version"):
         run(tmp_path / "r", searcher, make_models())
 

@@ -100,6 +100,15 @@ class ChatRequest:
     def fingerprint(self) -> str:
         return hashlib.sha256(json.dumps(self.answer_key(), sort_keys=True).encode()).hexdigest()
 
+    def sample_seed(self, modulus: int | None = None) -> int | None:
+        """The seed a backend sends: ``sampling.seed + sample_index`` (None when unseeded), so the samples
+        of one request differ by index yet stay reproducible. ``modulus`` keeps it in an engine's seed
+        range (llama.cpp: below its "random seed" value)."""
+        if self.sampling.seed is None:
+            return None
+        seed = self.sampling.seed + self.sample_index
+        return seed % modulus if modulus is not None else seed
+
 
 @dataclass(frozen=True)
 class Usage:

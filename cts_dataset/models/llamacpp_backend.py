@@ -147,9 +147,9 @@ def request_body(request: ChatRequest) -> dict[str, Any]:
         "top_k": 0, "min_p": 0.0, "stream": False}
     if sampling.stop:
         body["stop"] = list(sampling.stop)
-    if sampling.seed is not None:
-        # Samples of one request differ by index yet stay reproducible; never the "random seed" value.
-        body["seed"] = (sampling.seed + request.sample_index) % _RANDOM_SEED
+    seed = request.sample_seed(modulus=_RANDOM_SEED)  # never the "random seed" value itself
+    if seed is not None:
+        body["seed"] = seed
     if request.chat_template_kwargs:
         body["chat_template_kwargs"] = dict(request.chat_template_kwargs)
     structured = request.structured

@@ -213,8 +213,9 @@ class OpenAIModel:
                                      "max_tokens": sampling.max_tokens}
         if sampling.stop:
             arguments["stop"] = list(sampling.stop)
-        if sampling.seed is not None:
-            arguments["seed"] = sampling.seed + request.sample_index
+        seed = request.sample_seed()
+        if seed is not None:
+            arguments["seed"] = seed
         extra: dict[str, Any] = {}
         if structured is not None and structured.json_schema is not None:
             if self.structured_output == "json_schema":

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.log import LogError, open_log
+from cts_dataset.log import LogError, log_records, open_log
 from cts_dataset.models.base import ChatRequest, ChatResponse
 
 
@@ -91,7 +91,7 @@ def read_traces(path: str | Path) -> list[Trace]:
     try:
         log = open_log(path)  # cuts a torn tail; the same log if this process writes the file
     except LogError:  # another process writes it now: read its complete lines without the lock
-        return [_trace(path, number, record) for number, record in _complete_lines(path)]
+        return [_trace(path, number, record) for number, record in log_records(path)]
     try:
         return [_trace(path, number, record) for number, record in log.records()]
     finally:
@@ -104,16 +104,3 @@ def _trace(path: Path, number: int, record: dict[str, Any]) -> Trace:
         return Trace(**record)
     except TypeError as error:
         raise LogError(f"{path}:{number}: (trace): not a trace record: {error}") from None
-
-
-def _complete_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    data = path.read_bytes()
-    lines = data[:data.rfind(b"\n") + 1].decode("utf-8").split("\n")  # the unfinished tail is not read
-    found = []
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            try:
-                found.append((number, json.loads(line)))
-            except json.JSONDecodeError as error:
-                raise LogError(f"{path}:{number}: (json): corrupt record: {error.msg}") from None
-    return found

@@ -46,7 +46,7 @@ class TransformersModel:
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
         groups: dict[Any, list[int]] = {}
         for i, request in enumerate(requests):
-            seed = _seed(request)
+            seed = request.sample_seed()
             # Constrained and free rows never share a batch: a grammar applies to every row of its batch.
             key = (request.sampling, seed, request.chat_template_kwargs, request.structured is None)
             if seed is not None and request.sampling.temperature > 0:
@@ -85,7 +85,7 @@ class TransformersModel:
         options: dict[str, Any] = {"max_new_tokens": sampling.max_tokens, "pad_token_id": self.tokenizer.pad_token_id}
         if sampling.temperature > 0:
             options.update(do_sample=True, temperature=sampling.temperature, top_p=sampling.top_p)
-            seed = _seed(first)
+            seed = first.sample_seed()
             if seed is not None:
                 torch.manual_seed(seed)
         else:
@@ -144,12 +144,6 @@ class TransformersModel:
 
     def close(self) -> None:
         del self.model
-
-
-def _seed(request: ChatRequest) -> int | None:
-    # Samples of one request differ by index yet stay reproducible.
-    seed = request.sampling.seed
-    return None if seed is None else seed + request.sample_index
 
 
 def _as_list(value: Any) -> list[int]:

@@ -3,7 +3,7 @@
 vLLM schedules the batch itself (continuous batching, prefix caching). Structured output uses the current
 ``SamplingParams(structured_outputs=StructuredOutputsParams(...))``: the older ``guided_*`` names are
 silently ignored by new vLLM releases. Engines are shared per process by
-:func:`cts_dataset.models.registry.shared_backend`, so roles naming the same model share its weights.
+:func:`cts_dataset.models.backends.shared_backend`, so roles naming the same model share its weights.
 A batch the engine refuses (a prompt over ``max_model_len``) raises; :class:`LoadedModel` then narrows
 it down to the requests that fail.
 """
@@ -69,8 +69,9 @@ class VLLMModel:
         sampling, structured = request.sampling, request.structured
         options: dict[str, Any] = {"temperature": sampling.temperature, "top_p": sampling.top_p,
                                    "max_tokens": sampling.max_tokens, "stop": list(sampling.stop) or None}
-        if sampling.seed is not None:
-            options["seed"] = sampling.seed + request.sample_index
+        seed = request.sample_seed()
+        if seed is not None:
+            options["seed"] = seed
         if structured is not None and structured.json_schema is not None:
             options["structured_outputs"] = self._structured(json=structured.json_schema)
         elif structured is not None and structured.grammar is not None:

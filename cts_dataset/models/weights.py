@@ -21,7 +21,7 @@ def model_fingerprint(spec: ModelSpec) -> str:
     """A hash of the model's files when they are local; for a hub model (``vllm``, ``transformers``) the
     commit its revision resolves to (:func:`hub_revision`); else its revision (``unpinned`` if none)."""
     if spec.backend == "default":
-        from cts_dataset.models.default_model import DEFAULT_SHA256, default_gguf
+        from cts_dataset.models.packaged import DEFAULT_SHA256, default_gguf
 
         default_gguf()  # joined and verified against the pinned SHA-256, which then names the contents
         return DEFAULT_SHA256

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cts_dataset.pipeline.config import ConfigError, RunConfig
 from cts_dataset.protocol.prompts import LANGUAGES
 from cts_dataset.records import Instance
+
+if TYPE_CHECKING:
+    from cts_dataset.models.loaded import LoadedModel
+    from cts_dataset.models.spec import ModelSpec
+    from cts_dataset.search.searcher import Searcher
 
 ROLE_PROMPTS = {"clarifier": "clarifier", "user_answerer": "answerer", "rewriter": "rewriter"}
 
@@ -92,13 +97,13 @@ def label_of(ref: Any) -> str:
 
     spec = resolve_spec(ref)
     if spec.backend == "default":  # the packaged model names itself by what runs it
-        from cts_dataset.models.default_model import DEFAULT_LABEL
+        from cts_dataset.models.packaged import DEFAULT_LABEL
 
         return DEFAULT_LABEL
     return spec.label
 
 
-def load_role_model(ref: Any, config: RunConfig, trace: Path):
+def load_role_model(ref: Any, config: RunConfig, trace: Path) -> LoadedModel:
     from cts_dataset.models.registry import load_model
 
     # On Ray each batch's engines get their own GPUs: no splitting of one GPU between roles.
@@ -120,7 +125,7 @@ def role_refs(config: RunConfig) -> list[Any]:
     return refs
 
 
-def share_gpu(ref: Any, config: RunConfig):
+def share_gpu(ref: Any, config: RunConfig) -> ModelSpec:
     """The role's spec; when the run needs several vLLM engines in this process, each gets an equal
     share of the GPU memory (vLLM's gpu_memory_utilization is per engine: two at 0.9 cannot coexist)."""
     from cts_dataset.models.registry import resolve_spec
@@ -136,7 +141,7 @@ def share_gpu(ref: Any, config: RunConfig):
     return spec.replace(engine_args={**spec.engine_args, "gpu_memory_utilization": min(current, share)})
 
 
-def build_searcher(config: RunConfig, trace: Path):
+def build_searcher(config: RunConfig, trace: Path) -> Searcher:
     from cts_dataset.search import load_searcher
 
     searcher = config.searcher
@@ -144,7 +149,7 @@ def build_searcher(config: RunConfig, trace: Path):
     return load_searcher(searcher.model_dump(), model=model)
 
 
-def build_judge(config: RunConfig, trace: Path):
+def build_judge(config: RunConfig, trace: Path) -> Any:
     """An offline judge by name, or the LLM judge over the configured model (traced and cached)."""
     from cts_dataset.judges import OFFLINE_JUDGES, make_judge
 

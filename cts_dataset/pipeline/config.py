@@ -7,6 +7,7 @@ only in the clarifier are comparable; each role can still be overridden (the ove
 from __future__ import annotations
 
 import re
+import warnings
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -21,8 +22,10 @@ ModelRef = str | dict[str, Any]
 Condition = Literal["baseline", "clarify", "oracle"]
 
 
-class SearcherConfig(BaseModel):
-    """Which searcher runs the queries; ``model`` is needed by the agent (``react``) only."""
+class SearcherChoice(BaseModel):
+    """The run config's ``searcher:``: which searcher runs the queries, the model it runs on (the agent,
+    ``react``, only) and its ``options``. :func:`cts_dataset.search.searcher.searcher_config` turns it into
+    the searcher's own settings (:class:`cts_dataset.search.searcher.SearcherConfig`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -61,7 +64,7 @@ class RunConfig(BaseModel):
     clarifier: ModelRef = "default"
     user_answerer: ModelRef | None = None
     rewriter: ModelRef | None = None
-    searcher: SearcherConfig | None = None
+    searcher: SearcherChoice | None = None
     judge: ModelRef | None = None
     judge_prompt: str | None = Field(None, description="The LLM judge's prompt: a shipped id (coverage-v1) or a YAML file.")
     budgets: list[int] = Field(default_factory=lambda: [1, 2, 3])
@@ -139,7 +142,7 @@ def resolve(config: RunConfig) -> RunConfig:
         if getattr(config, role) is None:
             changes[role] = fixed[role]
     if config.searcher is None:
-        changes["searcher"] = SearcherConfig.model_validate(fixed["searcher"])
+        changes["searcher"] = SearcherChoice.model_validate(fixed["searcher"])
     preset_mode = fixed.get("answer_mode", "replace")
     mode = changes["answer_mode"] = config.answer_mode or preset_mode
     if fixed.get("prompts"):  # the preset's prompts, under the ones the user chose
@@ -184,6 +187,15 @@ def load_config(path: Path | None = None, **overrides: Any) -> RunConfig:
                                               **settings["chat_template_kwargs"]}
         data.setdefault("generation", {})[role] = merged
     return resolve(RunConfig.model_validate(data))
+
+
+def __getattr__(name: str) -> Any:
+    # The former name of SearcherChoice, kept for old imports: it read as the search module's SearcherConfig.
+    if name == "SearcherConfig":
+        warnings.warn("cts_dataset.pipeline.config.SearcherConfig is now SearcherChoice", DeprecationWarning,
+                      stacklevel=2)
+        return SearcherChoice
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_out_dir(clarifier_label: str, preset_name: str) -> Path:

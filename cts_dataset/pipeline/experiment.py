@@ -10,7 +10,6 @@ judgement only when it is no worse (:func:`~cts_dataset.scoring.judging.replaces
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,16 +23,16 @@ from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, ROLES, RunConfig, defau
 from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play, turns_done
 from cts_dataset.pipeline.identity import (
     check_identity,
-    model_identity,
     pick,
-    settings_identity,
+    protocol_identity,
+    run_identity,
     stored_identity,
+    write_config,
 )
 from cts_dataset.pipeline.progress import Progress, Recorder
 from cts_dataset.pipeline.store import RunStore, record_key
 from cts_dataset.protocol import answerer, guards, rewriter
 from cts_dataset.protocol.prompts import LANGUAGES
-from cts_dataset.protocol.role_guards import GUARDS_VERSION
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
@@ -137,37 +136,16 @@ class Experiment:
         return self.settings[role].prompt(components.ROLE_PROMPTS[role], language)
 
     def protocol_identity(self) -> dict[str, Any]:
-        from cts_dataset import __version__
-
-        identity = {
-            "ctsbench_version": __version__,
-            "dataset_revision": components.dataset_revision(self.config),
-            "protocol": {"preset": self.config.preset, "show_budget": self.config.show_budget,
-                         "answer_mode": self.config.answer_mode, "clarifier_reask": self.config.clarifier_reask,
-                         "rewriter_guard": self.config.rewriter_guard, "guards_version": GUARDS_VERSION,
-                         "answer_options": components.answer_options_identity(self.config.answer_mode)},
-            "roles": {role: {"generation": settings_identity(self.settings[role]), "prompts": self.prompt_ids[role]}
-                      for role in ROLES},
-        }
-        if self.clarifier_import is not None:
-            identity["roles"]["clarifier"]["import"] = self.clarifier_import
-        return identity
+        """The part of the identity known before any model loads (:func:`.identity.protocol_identity`)."""
+        return protocol_identity(self.config, self.settings, self.prompt_ids, self.clarifier_import)
 
     def identity(self) -> dict[str, Any]:
-        from cts_dataset.scoring.judging import judge_identity
-
-        identity = self.protocol_identity()
-        for role in ROLES:
-            found = self.models.get(role)
-            if role == "clarifier" and not isinstance(self.clarifier, ModelClarifier):
-                found = self.clarifier
-            identity["roles"][role]["model"] = model_identity(found)
-        if getattr(self.clarifier, "sees_constraint_types", False):
-            identity["protocol"]["clarifier_sees"] = "the types of the removed constraints (never their values)"
-        describe = getattr(self.searcher, "describe", None)
-        identity["searcher"] = describe() if callable(describe) else model_identity(self.searcher)
-        identity["judge"] = judge_identity(self.judge)
-        return json.loads(json.dumps(identity, default=str))
+        """The run identity as computed now (:func:`.identity.run_identity`); ``run_identity`` holds the
+        one computed at construction, which the run folder is checked against."""
+        role_models = {role: self.models.get(role) for role in ROLES}
+        if not isinstance(self.clarifier, ModelClarifier):  # a Python clarifier: it names itself
+            role_models["clarifier"] = self.clarifier
+        return run_identity(self.protocol_identity(), role_models, self.clarifier, self.searcher, self.judge)
 
     # -- helpers the stages share -------------------------------------------------------------------
     def chunks(self, items: Sequence[Any], by_repeat: bool = False) -> Iterator[Sequence[Any]]:
@@ -326,29 +304,10 @@ class Experiment:
             close_log(self.folder / "judge_calls.jsonl")
 
     def write_config(self) -> None:
-        """config.json: the run identity (written once, compared on every resume) and the resolved config
-        of the latest invocation (limit, budgets, conditions may grow)."""
-        from cts_dataset import __version__
-        from cts_dataset.jsonl import read_json, write_json
-
-        path = self.folder / "config.json"
-        previous = read_json(path) if path.exists() else {}
-        config = json.loads(self.config.model_dump_json())
-        config["out_dir"] = str(self.folder)
-        resolved = {
-            "identity": self.run_identity,
-            "config": config,
-            "ctsbench_version": __version__,
-            "dataset_revision": components.dataset_revision(self.config),
-            "instances": len(self.instances),
-            "models": {**{role: _model_description(model) for role, model in self.models.items()},
-                       "clarifier": _model_description(self.models.get("clarifier", self.clarifier), self.clarifier_label)},
-            "searcher": self.run_identity["searcher"],
-            "judge": self.run_identity["judge"],
-            "prompts": self.prompt_ids,
-            "invocations": previous.get("invocations", 0) + 1,
-        }
-        write_json(path, resolved)  # the only copy of the identity: a temporary file renamed into place
+        """config.json (:func:`.identity.write_config`)."""
+        models = {**self.models, "clarifier": self.models.get("clarifier", self.clarifier)}
+        write_config(self.folder, self.config, self.run_identity, len(self.instances), models, self.prompt_ids,
+                     labels={"clarifier": self.clarifier_label})
 
 
 def _takes_languages(searcher: Any) -> bool:
@@ -362,14 +321,3 @@ def _takes_languages(searcher: Any) -> bool:
 
 def _repeat_of(item: Any) -> int:
     return item[0].repeat if isinstance(item, tuple) else item.repeat
-
-
-def _model_description(model: Any, label: str | None = None) -> dict[str, Any]:
-    spec = label or getattr(model, "spec", str(model))
-    resolved = getattr(model, "model_spec", None)
-    description: dict[str, Any] = {"spec": spec}
-    if resolved is None and not hasattr(model, "complete"):
-        description["object"] = f"{type(model).__module__}.{type(model).__qualname__}"
-    if resolved is not None and hasattr(resolved, "to_dict"):
-        description["resolved"] = resolved.to_dict()
-    return description

@@ -1,4 +1,5 @@
-"""The identity of a run: everything that changes what its records hold, compared on every resume.
+"""The identity of a run: everything that changes what its records hold, compared on every resume, and
+the ``config.json`` that holds it.
 
 A run folder is resumed only onto the same identity: each role's resolved model (backend, model id,
 revision or file hash, base URLs, answer-changing engine args, template defaults), each role's
@@ -11,13 +12,19 @@ limit) is not part of it: records are keyed per instance, condition, budget and 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.identity import differences
+from cts_dataset.pipeline import components
+from cts_dataset.pipeline.config import ROLES, RunConfig
+from cts_dataset.protocol.role_guards import GUARDS_VERSION
 from cts_dataset.protocol.roles import RoleSettings
+
+PromptIds = dict[str, dict[str, dict[str, str]]]  # role -> language -> {"prompt", "prompt_hash"}
 
 
 class IdentityMismatch(CtsbenchError, ValueError):
@@ -85,3 +92,83 @@ def pick(stored: dict[str, Any] | None, like: dict[str, Any]) -> dict[str, Any] 
         else:
             picked[key] = stored[key]
     return picked
+
+
+# -- assembling a run's identity (:class:`~cts_dataset.pipeline.experiment.Experiment` calls these) ------
+def protocol_identity(config: RunConfig, settings: Mapping[str, RoleSettings], prompt_ids: PromptIds,
+                      clarifier_import: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The part of the identity known before any model loads: checked first, so that a refused resume
+    costs no engine start-up."""
+    from cts_dataset import __version__
+
+    identity: dict[str, Any] = {
+        "ctsbench_version": __version__,
+        "dataset_revision": components.dataset_revision(config),
+        "protocol": {"preset": config.preset, "show_budget": config.show_budget,
+                     "answer_mode": config.answer_mode, "clarifier_reask": config.clarifier_reask,
+                     "rewriter_guard": config.rewriter_guard, "guards_version": GUARDS_VERSION,
+                     "answer_options": components.answer_options_identity(config.answer_mode)},
+        "roles": {role: {"generation": settings_identity(settings[role]), "prompts": prompt_ids[role]}
+                  for role in ROLES},
+    }
+    if clarifier_import is not None:
+        identity["roles"]["clarifier"]["import"] = clarifier_import
+    return identity
+
+
+def run_identity(protocol: dict[str, Any], role_models: Mapping[str, Any], clarifier: Any, searcher: Any,
+                 judge: Any) -> dict[str, Any]:
+    """The whole identity: ``protocol`` (:func:`protocol_identity`) with each role's model
+    (``role_models``: role -> what answers it), the searcher's and the judge's. JSON values only."""
+    from cts_dataset.scoring.judging import judge_identity
+
+    identity = json.loads(json.dumps(protocol, default=str))
+    for role in ROLES:
+        identity["roles"][role]["model"] = model_identity(role_models.get(role))
+    if getattr(clarifier, "sees_constraint_types", False):
+        identity["protocol"]["clarifier_sees"] = "the types of the removed constraints (never their values)"
+    describe = getattr(searcher, "describe", None)
+    identity["searcher"] = describe() if callable(describe) else model_identity(searcher)
+    identity["judge"] = judge_identity(judge)
+    return json.loads(json.dumps(identity, default=str))
+
+
+def write_config(folder: Path, config: RunConfig, identity: dict[str, Any], instances: int,
+                 models: Mapping[str, Any], prompt_ids: PromptIds, labels: Mapping[str, str] | None = None) -> None:
+    """``config.json``: the run identity (written once, compared on every resume) and the resolved config
+    of the latest invocation (limit, budgets, conditions may grow). ``models``: role -> model object;
+    ``labels``: role -> a name that says better than the object's ``spec`` what ran."""
+    from cts_dataset import __version__
+    from cts_dataset.jsonl import read_json, write_json
+
+    path = folder / "config.json"
+    previous = read_json(path) if path.exists() else {}
+    resolved_config = json.loads(config.model_dump_json())
+    resolved_config["out_dir"] = str(folder)
+    described = {role: model_description(model, (labels or {}).get(role)) for role, model in models.items()}
+    resolved = {
+        "identity": identity,
+        "config": resolved_config,
+        "ctsbench_version": __version__,
+        "dataset_revision": components.dataset_revision(config),
+        "instances": instances,
+        "models": described,
+        "searcher": identity["searcher"],
+        "judge": identity["judge"],
+        "prompts": prompt_ids,
+        "invocations": previous.get("invocations", 0) + 1,
+    }
+    write_json(path, resolved)  # the only copy of the identity: a temporary file renamed into place
+
+
+def model_description(model: Any, label: str | None = None) -> dict[str, Any]:
+    """How ``config.json`` names a role's model: its spec (or ``label``), its resolved spec if loaded
+    from one, else the class of an object passed in code."""
+    spec = label or getattr(model, "spec", str(model))
+    resolved = getattr(model, "model_spec", None)
+    description: dict[str, Any] = {"spec": spec}
+    if resolved is None and not hasattr(model, "complete"):
+        description["object"] = f"{type(model).__module__}.{type(model).__qualname__}"
+    if resolved is not None and hasattr(resolved, "to_dict"):
+        description["resolved"] = resolved.to_dict()
+    return description
