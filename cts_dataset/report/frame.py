@@ -229,3 +229,8 @@ def export(frame: pd.DataFrame, path: str | Path, format: str | None = None) -> 
     else:
         raise ValueError(f"unknown export format {kind!r}: csv, parquet or jsonl")
     return path
+
+
+def json_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """JSON-ready rows at full precision (pandas' to_json rounds to 10 digits); NaN and NA as null."""
+    return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]

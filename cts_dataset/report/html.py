@@ -200,21 +200,21 @@ def _leaderboard(rows: list[dict[str, Any]], table_id: str) -> str:
 
 
 def _comparisons(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.frame import json_records
     from cts_dataset.report.tables import p_text
 
     rows = [[_cell(r["k"]), r["a"], r["b"], _cell(r["n_pairs"]), _cell(r["mean_difference"]),
              f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]", p_text(r["p_value"], 4), p_text(r["p_holm"], 4),
-             _cell(r["significant"])] for r in _records(board.comparisons)]
+             _cell(r["significant"])] for r in json_records(board.comparisons)]
     return _table("comparisons-table", ["k", "A", "B", "pairs", "A - B", "95% CI", "p", "p Holm", "significant (0.05)"],
                   rows, {0, 3, 4, 5, 6, 7})
 
 
 def _references(board: Leaderboard) -> str:
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.frame import json_records
 
     rows = [[r["clarifier"], r["condition"], _cell(r["restore_score_100"]), f"[{_cell(r['ci_low'])}, {_cell(r['ci_high'])}]",
-             _cell(r["n"])] for r in _records(board.references)]
+             _cell(r["n"])] for r in json_records(board.references)]
     return _table("references-table", ["run", "condition", "restore_score_100", "95% CI", "n"], rows, {2, 3, 4})
 
 

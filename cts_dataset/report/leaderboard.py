@@ -263,19 +263,14 @@ def build(folders: Sequence[Path], allow_mixed: bool = False) -> Leaderboard:
                        protocol=protocol, warnings=warnings)
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """JSON-ready rows at full precision (pandas' to_json rounds to 10 digits); NaN and NA as null."""
-    from cts_dataset.report.frame import plain
-
-    return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-
-
 def as_json(board: Leaderboard) -> dict[str, Any]:
+    from cts_dataset.report.frame import json_records
+
     return {"protocol": board.protocol, "warnings": board.warnings,
             "runs": [{"name": r.name, "clarifier": r.clarifier, "folder": str(r.folder),
                       "instances": r.summary.get("instances"), "budgets": r.budgets} for r in board.runs],
-            "leaderboard": _records(board.rows), "references": _records(board.references),
-            "comparisons": _records(board.comparisons),
+            "leaderboard": json_records(board.rows), "references": json_records(board.references),
+            "comparisons": json_records(board.comparisons),
             "method": {"ci": "95% percentile bootstrap of the mean over instances (the run's summary)",
                        "rank": "within each k, by the mean on the instances every ranked run scored at k (common_*); "
                                "reference clarifiers (declared leakage) are not ranked",

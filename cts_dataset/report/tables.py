@@ -53,9 +53,9 @@ def leaderboard_cells(r: dict[str, Any]) -> list[str]:
 
 def ranked_and_references(board: Leaderboard) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The leaderboard's ranked rows and its reference-clarifier rows (shown apart)."""
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.frame import json_records
 
-    records = _records(board.rows)
+    records = json_records(board.rows)
     return [r for r in records if not r["reference"]], [r for r in records if r["reference"]]
 
 
@@ -65,7 +65,7 @@ REFERENCE_TITLE = ("Reference clarifiers (not ranked: they see what a real clari
 
 def render_markdown(board: Leaderboard) -> str:
     from cts_dataset.markdown import fmt, offline_judge_note, table
-    from cts_dataset.report.leaderboard import _records
+    from cts_dataset.report.frame import json_records
 
     p = board.protocol
     lines = ["# ctsbench leaderboard", "",
@@ -85,7 +85,7 @@ def render_markdown(board: Leaderboard) -> str:
         lines += ["", "References (baseline: the blurred query; oracle: the hidden intent):", ""]
         lines += table(["clarifier run", "condition", "restore_score_100 [95% CI]", "n"],
                        [[r["clarifier"], r["condition"], (f"{fmt(r['restore_score_100'])} [{fmt(r['ci_low'])}, "
-                         f"{fmt(r['ci_high'])}]"), r["n"]] for r in _records(board.references)])
+                         f"{fmt(r['ci_high'])}]"), r["n"]] for r in json_records(board.references)])
     if len(board.comparisons):
         lines += ["", ("Paired comparisons (A minus B on the instances both scored; p: sign-flip permutation test; "
                       "p Holm: adjusted across every row below):"), ""]
@@ -93,6 +93,6 @@ def render_markdown(board: Leaderboard) -> str:
                        [[r["k"], r["a"], r["b"], r["n_pairs"],
                          f"{fmt(r['mean_difference'])} [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}]",
                          p_text(r["p_value"], 4), p_text(r["p_holm"], 4), "yes" if r["significant"] else "no"]
-                        for r in _records(board.comparisons)])
+                        for r in json_records(board.comparisons)])
     lines += ["", LEADERBOARD_NOTE]
     return "\n".join(lines) + "\n"
