@@ -229,7 +229,7 @@ class Experiment:
     def search_stage(self, jobs: Sequence[SearchJob]) -> None:
         assert self.store is not None
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
-        self.progress.start("search", len(todo))
+        self.progress.start("search", len(todo), calls_per_record=getattr(self.searcher, "name", "") != "react")
         for chunk in self.chunks(todo):
             queries, tags = [j.query for j in chunk], [record_key(j.key) for j in chunk]
             if _takes_languages(self.searcher):  # the instance's language picks the agent's prompts

@@ -19,18 +19,27 @@ class Progress:
         self.stage: str | None = None
         self.bar: Any = None
         self.written = 0
+        self.per_record = True
+        self.calls = 0
 
-    def start(self, stage: str, total: int) -> None:
+    def start(self, stage: str, total: int, calls_per_record: bool = True) -> None:
+        """``calls_per_record``: one model answer finishes one record (false for the search agent, whose
+        runs take many steps: its bar moves as runs end, and counts the agent's calls beside it)."""
         self.close()
         if self.enabled and total:
             from tqdm import tqdm
 
-            self.stage, self.written = stage, 0
+            self.stage, self.written, self.per_record, self.calls = stage, 0, calls_per_record, 0
             self.bar = tqdm(total=total, desc=stage, file=sys.stderr, leave=True, dynamic_ncols=True)
 
     def answered(self, count: int) -> None:
         """A model answered ``count`` requests of the stage's current batch."""
-        if self.bar is not None and self.bar.n < self.bar.total:
+        if self.bar is None:
+            return
+        if not self.per_record:
+            self.calls += count
+            self.bar.set_postfix_str(f"{self.calls} agent calls", refresh=True)
+        elif self.bar.n < self.bar.total:
             self.bar.update(min(count, self.bar.total - self.bar.n))
 
     def __call__(self, stage: str, done: int) -> None:
