@@ -15,33 +15,25 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.errors import CtsbenchError
+from cts_dataset.log import log_records
 from cts_dataset.pipeline.store import RunStore, record_key
+from cts_dataset.pipeline.turns import answer_records, invalid_question, turn_key
 from cts_dataset.records import Instance
+from cts_dataset.scoring.repeats import instance_means
 
 STAGES = RunStore.STAGES
 CONDITIONS = ("baseline", "clarify", "oracle")
 
 
 class RunFolderError(CtsbenchError, ValueError):
-    """A folder that is not a run folder, or a record file with a corrupt line."""
+    """A folder that is not a run folder (a corrupt record line is a :class:`cts_dataset.log.LogError`)."""
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """The complete lines of a JSONL file (a torn last line is a write in flight, not a record)."""
-    if not path.is_file():
-        return []
-    data = path.read_bytes()
-    records = []
-    for number, line in enumerate(data[:data.rfind(b"\n") + 1].split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RunFolderError(f"{path}:{number}: corrupt record: {error.msg}") from None
-        if isinstance(record, dict):
-            records.append(record)
-    return records
+    """The complete lines of a JSONL file, [] when there is none. Read as the logs read themselves
+    (:func:`cts_dataset.log.log_records`): a torn last line is a write in flight, not a record; a corrupt
+    line, or one that is not a JSON object, raises :class:`cts_dataset.log.LogError` naming file and line."""
+    return [record for _, record in log_records(path)] if path.is_file() else []
 
 
 @dataclass(frozen=True)
@@ -86,6 +78,16 @@ class Turn:
     unknown: bool
     revealed: tuple[tuple[str, str], ...]  # removed constraints (type, value) the answer states
     beyond_question: bool
+
+    @staticmethod
+    def of(turn: int, record: dict[str, Any]) -> Turn:
+        """The turn of a finished answer record."""
+        disclosure = record.get("disclosure") or {}
+        invalid, declined = invalid_question(record), bool(record.get("declined"))
+        return Turn(turn=turn, question=str(record.get("question") or ""), invalid=invalid, declined=declined,
+                    unknown=bool(record.get("unknown")) and not invalid and not declined,
+                    revealed=tuple((str(c["type"]), str(c["value"])) for c in disclosure.get("constraints") or []),
+                    beyond_question=bool(disclosure.get("beyond_question")))
 
     @property
     def asked(self) -> bool:
@@ -141,32 +143,22 @@ class Run:
         found["calls"] = sum(1 for tag in tags if tag is None or tag.instance in known)
         return found
 
+    def answer(self, key: str) -> dict[str, Any] | None:
+        """The finished answer record of a key (None when missing or failed)."""
+        record = self.records["answer"].get(key)
+        return None if record is None or record.get("error") else record
+
     def turn(self, instance: str, group: int | None, turn: int, repeat: int) -> Turn | None:
-        record = self.records["answer"].get(record_key({"instance": instance, "condition": "clarify", "budget": group,
-                                                        "turn": turn, "repeat": repeat}))
-        if record is None or record.get("error"):
-            return None
-        disclosure = record.get("disclosure") or {}
-        invalid = bool(record.get("invalid_question", record.get("skipped", False)))
-        declined = bool(record.get("declined"))
-        return Turn(turn=turn, question=str(record.get("question") or ""), invalid=invalid, declined=declined,
-                    unknown=bool(record.get("unknown")) and not invalid and not declined,
-                    revealed=tuple((str(c["type"]), str(c["value"])) for c in disclosure.get("constraints") or []),
-                    beyond_question=bool(disclosure.get("beyond_question")))
+        record = self.answer(turn_key(instance, group, turn, repeat))
+        return None if record is None else Turn.of(turn, record)
 
     def dialogue(self, instance: str, k: int, repeat: int) -> list[Turn] | None:
         """The turns of the dialogue that clarify@k rewrote: the first k, or fewer when the clarifier
-        declined to ask (that turn ends it); None while one of them is not done."""
+        declined to ask (that turn ends it); None while one of them is not done. The pipeline builds the
+        clarifier's history by the same rule (:func:`~cts_dataset.pipeline.turns.answer_records`)."""
         group = k if self.show_budget else None
-        turns = []
-        for number in range(1, k + 1):
-            turn = self.turn(instance, group, number, repeat)
-            if turn is None:
-                return None
-            turns.append(turn)
-            if turn.declined:
-                break
-        return turns
+        found = answer_records(self.answer, instance, group, k, repeat)
+        return None if found is None else [Turn.of(number, r) for number, r in enumerate(found, start=1)]
 
     def score(self, instance: str, condition: str, budget: int | None, repeat: int = 0) -> float | None:
         if not self._scores:
@@ -179,8 +171,7 @@ class Run:
     def instance_score(self, instance: str, condition: str, budget: int | None) -> float | None:
         """clarify@k: the mean over the repeats judged; baseline and oracle: their one score."""
         rounds = range(self.repeats) if condition == "clarify" else range(1)
-        found = [s for r in rounds if (s := self.score(instance, condition, budget, r)) is not None]
-        return sum(found) / len(found) if found else None
+        return instance_means((instance, self.score(instance, condition, budget, r)) for r in rounds).get(instance)
 
 
 def load_run(folder: Path, instances: Sequence[Instance] | None = None) -> Run:

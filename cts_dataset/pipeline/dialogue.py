@@ -18,6 +18,7 @@ from typing import Any
 from cts_dataset.clarifiers.base import as_question
 from cts_dataset.clarifiers.model import ModelClarifier
 from cts_dataset.pipeline.store import RunStore, record_key
+from cts_dataset.pipeline.turns import answer_records, asked
 from cts_dataset.protocol import answerer, guards
 from cts_dataset.protocol.views import QA, UNKNOWN, AnswererView, ClarifierView
 from cts_dataset.records import Instance
@@ -43,17 +44,8 @@ def dialogue_keys(instances: Sequence[Instance], budgets: Sequence[int], show_bu
 
 
 def _turns(store: RunStore, dialogue: DialogueKey, upto: int) -> list[dict[str, Any]] | None:
-    """The answer records of turns 1..upto, up to the turn where the clarifier stopped asking; None
-    while a turn is not done (failed, or not played yet)."""
-    found = []
-    for turn in range(1, upto + 1):
-        record = store["answer"].get(record_key(dialogue.key(turn)))
-        if record is None:
-            return None
-        found.append(record)
-        if record.get("declined"):
-            break
-    return found
+    """The answer records of turns 1..upto (:func:`~cts_dataset.pipeline.turns.answer_records`)."""
+    return answer_records(store["answer"].get, dialogue.instance.id, dialogue.budget, upto, dialogue.repeat)
 
 
 def turns_done(store: RunStore, dialogue: DialogueKey, upto: int) -> bool:
@@ -72,8 +64,7 @@ def history(store: RunStore, dialogue: DialogueKey, upto: int) -> tuple[QA, ...]
     found = _turns(store, dialogue, upto)
     if found is None:
         raise LookupError(f"{record_key(dialogue.key(upto))}: a turn of this dialogue is not done")
-    return tuple(QA(r["question"], r["answer"]) for r in found
-                 if not r.get("invalid_question", r.get("skipped", False)) and not r.get("declined"))
+    return tuple(QA(r["question"], r["answer"]) for r in found if asked(r))
 
 
 def questions_asked(store: RunStore, dialogue: DialogueKey, upto: int) -> int:

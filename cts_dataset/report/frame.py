@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from cts_dataset.pipeline.store import record_key
 from cts_dataset.records import Instance
+from cts_dataset.scoring.repeats import instance_means
+from cts_dataset.scoring.restore import mean_score
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -207,9 +209,20 @@ def plain(value: Any) -> Any:
 
 
 def condition_means(frame: pd.DataFrame, field: str = "restore_score_100") -> dict[str, float]:
-    """Mean per label as the summary computes it: per instance over its repeats, then over instances."""
-    per_instance = frame.dropna(subset=[field]).groupby(["label", "instance"], sort=False)[field].mean()
-    return {str(k): float(v) for k, v in per_instance.groupby(level="label", sort=False).mean().items()}
+    """Mean per label as the summary computes it: per instance over its repeats
+    (:func:`~cts_dataset.scoring.repeats.instance_means`), then over instances."""
+    found: dict[str, float] = {}
+    for label, rows in frame.dropna(subset=[field]).groupby("label", sort=False):
+        mean = mean_score(instance_means(zip(rows["instance"], rows[field], strict=True)).values())
+        if mean is not None:
+            found[str(label)] = mean
+    return found
+
+
+def label_scores(frame: pd.DataFrame, label: str, field: str = "restore_score_100") -> dict[str, float]:
+    """Instance -> its score at a label: the mean over its repeats scored."""
+    rows = frame[(frame["label"] == label) & frame[field].notna()]
+    return instance_means(zip(rows["instance"], rows[field], strict=True))
 
 
 def export(frame: pd.DataFrame, path: str | Path, format: str | None = None) -> Path:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from cts_dataset.report.frame import label_scores
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -47,8 +49,7 @@ def is_reference(run: RunInfo) -> bool:
 
 def instance_scores(frame: pd.DataFrame, label: str) -> dict[str, float]:
     """Instance -> score at a label (the mean over repeats, as the summary takes it)."""
-    rows = frame[(frame["label"] == label) & frame["restore_score_100"].notna()]
-    return {str(k): float(v) for k, v in rows.groupby("instance")["restore_score_100"].mean().items()}
+    return label_scores(frame, label)
 
 
 def common_scores(runs: Sequence[RunInfo]) -> tuple[dict[tuple[str, int], dict[str, Any]], list[str]]:

@@ -128,7 +128,7 @@ def run_score(gold_path: str | os.PathLike, candidates_path: str | os.PathLike, 
               judge: CoverageJudge, batch_items: int = 16, retry_unscored: bool = False, progress: bool = True,
               seed: int = 0) -> dict[str, Any]:
     """Judge what is not yet judged, then write and return the summary (see the module docstring)."""
-    from cts_dataset.scoring.summary import summarise, write_summary
+    from cts_dataset.scoring.summary import summarise_scores, write_scores_summary
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -146,10 +146,10 @@ def run_score(gold_path: str | os.PathLike, candidates_path: str | os.PathLike, 
         calls.close()
     records = [done[i] for i in inputs.paired_ids if i in done]
     prompt_id, prompt_hash = judge_prompt(judge)
-    summary = summarise(
+    summary = summarise_scores(
         records, judge=judge.name, gold=str(gold_path), candidates=str(candidates_path), n_gold=len(inputs.gold),
         n_candidates=len(inputs.candidates), candidates_without_gold=inputs.candidates_without_gold,
         gold_without_candidate=inputs.gold_without_candidate, problems=[str(p) for p in inputs.problems], seed=seed)
     summary.update(judge_prompt=prompt_id, judge_prompt_hash=prompt_hash, n_judged_this_run=len(todo))
-    write_summary(out, summary)
+    write_scores_summary(out, summary)
     return summary

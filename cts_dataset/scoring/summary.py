@@ -1,4 +1,9 @@
-"""The summary of a scored folder (JSON and markdown), recomputed from its items on every run."""
+"""The summary of a scored folder (``ctsbench score``: judged candidate answers against gold nuggets), as
+JSON and markdown, recomputed from its items on every run.
+
+Not the run summary (:mod:`cts_dataset.pipeline.summary`, a benchmark run's conditions and gains): the
+names here say ``scores`` so the two are not mistaken for each other. Both write their two files the same
+way (:func:`cts_dataset.jsonl.write_json` and :func:`cts_dataset.jsonl.write_atomic`)."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from cts_dataset.scoring.restore import mean_score
 from cts_dataset.scoring.stats import bootstrap_ci
 
 
-def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidates: str, n_gold: int,
+def summarise_scores(records: list[dict[str, Any]], *, judge: str, gold: str, candidates: str, n_gold: int,
               n_candidates: int, candidates_without_gold: list[str], gold_without_candidate: list[str],
               problems: list[str], seed: int = 0) -> dict[str, Any]:
     """Means, CI and counts over the judged items of the current inputs, plus what could not be scored."""
@@ -41,7 +46,7 @@ def summarise(records: list[dict[str, Any]], *, judge: str, gold: str, candidate
     }
 
 
-def markdown(summary: dict[str, Any]) -> str:
+def scores_markdown(summary: dict[str, Any]) -> str:
     low, high = summary["restore_score_100_ci95"]
     prompt = summary.get("judge_prompt")
     lines = [
@@ -72,6 +77,13 @@ def markdown(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_summary(out_dir: Path, summary: dict[str, Any]) -> None:
+def write_scores_summary(out_dir: Path, summary: dict[str, Any]) -> None:
+    """summary.json and summary.md of a scored folder, each written atomically."""
     write_json(out_dir / "summary.json", summary)
-    write_atomic(out_dir / "summary.md", markdown(summary))
+    write_atomic(out_dir / "summary.md", scores_markdown(summary))
+
+
+# The names this module had before its functions said what they summarise.
+summarise = summarise_scores
+markdown = scores_markdown
+write_summary = write_scores_summary
