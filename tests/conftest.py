@@ -33,6 +33,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def packaged_model(tmp_path_factory: pytest.TempPathFactory):
+    """The packaged default model on llama.cpp, one thread (a test module's own cache), or a failure that
+    says how to install it."""
+    from cts_dataset.models.registry import load_model
+
+    try:
+        return load_model("default", cache=tmp_path_factory.mktemp("cache") / "c.sqlite", engine_args={"n_threads": 1})
+    except (FileNotFoundError, ImportError) as error:
+        pytest.fail(f"the default model is missing: run `ctsbench models install-default` ({error})")
+
+
 @pytest.fixture
 def fresh_hf_env(tmp_path: Path) -> dict[str, str]:
     """Environment for a subprocess with its own empty HF_HOME and the offline switches on."""

@@ -4,7 +4,6 @@ its answers are the intent's own words or unknown, whatever the model would have
 import pytest
 
 from cts_dataset.data import load
-from cts_dataset.models.registry import load_model
 from cts_dataset.protocol import answerer
 from cts_dataset.protocol.answer_choices import choices
 from cts_dataset.protocol.roles import RoleSettings
@@ -12,11 +11,8 @@ from cts_dataset.protocol.views import AnswererView
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    try:
-        return load_model("default", cache=tmp_path_factory.mktemp("cache") / "c.sqlite", engine_args={"n_threads": 1})
-    except (FileNotFoundError, ImportError) as error:
-        pytest.fail(f"the default model is missing: run `ctsbench models install-default` ({error})")
+def model(packaged_model):
+    return packaged_model
 
 
 def test_the_packaged_model_chooses_the_intents_words(model):

@@ -3,7 +3,6 @@ with the react-cpu preset's settings it takes valid steps, searches the question
 
 import pytest
 
-from cts_dataset.models.registry import load_model
 from cts_dataset.pipeline.config import preset
 from cts_dataset.search import load_searcher
 from cts_dataset.search.records import Termination
@@ -12,11 +11,8 @@ QUESTION = "Which city served as Kazakhstan's capital until 1997, and how many p
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    try:
-        return load_model("default", cache=tmp_path_factory.mktemp("cache") / "c.sqlite", engine_args={"n_threads": 1})
-    except (FileNotFoundError, ImportError) as error:
-        pytest.fail(f"the default model is missing: run `ctsbench models install-default` ({error})")
+def model(packaged_model):
+    return packaged_model
 
 
 def test_the_packaged_model_searches_first_and_answers_with_the_react_cpu_settings(model):
