@@ -206,3 +206,12 @@ def test_a_web_tools_allowed_hosts_come_from_the_config():
     assert load_tool({"kind": "searxng", "url": "http://127.0.0.1:8888"}).refused("http://10.0.0.5/wiki/page")
     with pytest.raises(ValueError, match="allow_hosts is for web tools"):
         ToolConfig(kind="corpus", allow_hosts=["x"])
+
+
+def test_the_token_counter_is_named_by_what_counts(tool):
+    class NoCount(SlotModel):
+        def count_tokens(self, messages):  # an HTTP backend without a tokenizer endpoint
+            return None
+
+    assert ReactSearcher(SlotModel(PACKAGED_SLOT), tool).describe()["token_counter"] == "model"
+    assert ReactSearcher(NoCount(PACKAGED_SLOT), tool).describe()["token_counter"] == "estimate"

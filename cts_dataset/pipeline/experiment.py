@@ -105,7 +105,7 @@ class Experiment:
         self.clarifier_label = clarifier_name(self.clarifier)  # the model that runs, as it names itself
         self.searcher = searcher if searcher is not None else components.build_searcher(config, trace)
         self.judge = judge if judge is not None else components.build_judge(config, trace)
-        self.run_identity = self.identity()
+        self.run_identity = self.compute_identity()
         check_identity(self._stored, self.run_identity, str(self.folder))
         self.progress = Progress(progress)
         for model in [*self.models.values(), getattr(self.searcher, "model", None), getattr(self.judge, "model", None)]:
@@ -139,7 +139,7 @@ class Experiment:
         """The part of the identity known before any model loads (:func:`.identity.protocol_identity`)."""
         return protocol_identity(self.config, self.settings, self.prompt_ids, self.clarifier_import)
 
-    def identity(self) -> dict[str, Any]:
+    def compute_identity(self) -> dict[str, Any]:
         """The run identity as computed now (:func:`.identity.run_identity`); ``run_identity`` holds the
         one computed at construction, which the run folder is checked against."""
         role_models = {role: self.models.get(role) for role in ROLES}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.errors import CtsbenchError
-from cts_dataset.identity import differences
+from cts_dataset.differences import differences
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import ROLES, RunConfig
 from cts_dataset.protocol.role_guards import GUARDS_VERSION

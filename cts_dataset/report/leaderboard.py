@@ -98,7 +98,7 @@ def protocol_of(identity: dict[str, Any]) -> dict[str, Any]:
 
 def protocol_differences(runs: Sequence[RunInfo]) -> list[str]:
     """What differs between the first run's protocol and each other's, path by path."""
-    from cts_dataset.identity import differences
+    from cts_dataset.differences import differences
 
     first = protocol_of(runs[0].identity)
     found = []

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.identity import differences
+from cts_dataset.differences import differences
 from cts_dataset.jsonl import check_records, read_json, write_json
 from cts_dataset.judges.base import CoverageJudge
 from cts_dataset.log import JsonlLog, open_log

@@ -147,13 +147,20 @@ class ReactSearcher:
             counted = count(messages, chat_template_kwargs=kwargs) if kwargs else count(messages)
         return counted if isinstance(counted, int) else estimate_tokens(messages)
 
+    def token_counter(self) -> str:
+        """``model`` when the model counts prompt tokens itself (an HTTP backend may offer the method and
+        return None), else ``estimate``."""
+        count = getattr(self.model, "count_tokens", None)
+        probe = [{"role": "user", "content": "x"}]
+        return "model" if callable(count) and isinstance(count(probe), int) else "estimate"
+
     def describe(self) -> dict[str, Any]:
         """Everything that changes this searcher's outputs (a run and its resumption must agree on it)."""
         return {"kind": self.name, "tool": self.tool.name, "tool_config": describe_tool(self.tool),
                 "model": self.model.spec, "model_identity": getattr(self.model, "identity", None),
                 "max_model_len": self.max_model_len, "step_tokens": self.step_tokens(),
                 "final_answer_tokens": self.final_tokens(), "context_cap": self.context_cap(),
-                "token_counter": "model" if callable(getattr(self.model, "count_tokens", None)) else "estimate",
+                "token_counter": self.token_counter(),
                 "summarizer": self.summarizer.describe() if self.summarizer is not None else None,
                 "settings": self.settings.model_dump(), "prompts": self.prompts,
                 "prompts_by_language": {k: v for k, v in self.language_prompts.items() if k != "en"}}
