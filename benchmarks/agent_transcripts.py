@@ -51,10 +51,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ctsbench-transcripts-") as folder:
         tool = CorpusSearchTool(cache_root=Path(folder))
         model = ScriptedModel(default=reply_for)
-        # A cap of 3,000 tokens (the assumed limit less a 256-token final answer and the margin) holds the
+        # A cap of 3,000 tokens (the assumed limit less a 256-token step, final answer and margin) holds the
         # system prompt and two search results, not three.
         settings = ReactSettings(date="2025-01-01", max_llm_calls=4, max_format_errors=2, max_tokens_per_call=256,
-                                 final_answer_tokens=256, context_margin_tokens=256, max_context_tokens=3512)
+                                 final_answer_tokens=256, context_margin_tokens=256, max_context_tokens=3768)
         outputs = ReactSearcher(model, tool, settings).search([f"{reason}: example run" for reason in SCRIPTS])
     print(f"model batches per step: {model.batches}\n")
     for out in outputs:

@@ -61,20 +61,20 @@ def test_the_packaged_models_slot_holds_the_start_a_step_and_the_final_answer(to
     model = SlotModel(PACKAGED_SLOT, replies={"searcher": [SEARCH, ANSWER]})
     searcher = ReactSearcher(model, tool, ReactSettings())
     assert PACKAGED_SLOT == 4096
-    assert (searcher.step_tokens(), searcher.final_tokens(), searcher.context_cap()) == (512, 1024, 4096 - 1024 - 256)
+    assert (searcher.step_tokens(), searcher.final_tokens(), searcher.context_cap()) == (512, 1024, 4096 - 512 - 1024 - 256)
     [out] = searcher.search([QUESTION])
     first = model.requests[0]
     assert "maximum context length" not in first.messages[-1].content and first.messages[-1].content == QUESTION
     assert first.sampling.max_tokens == 512
     assert out.termination is Termination.answer and out.tool_calls.search == 1
     described = searcher.describe()
-    assert (described["step_tokens"], described["final_answer_tokens"], described["context_cap"]) == (512, 1024, 2816)
+    assert (described["step_tokens"], described["final_answer_tokens"], described["context_cap"]) == (512, 1024, 2304)
 
 
 def test_a_large_context_keeps_webdancers_limits(tool):
     searcher = ReactSearcher(SlotModel(131072), tool, ReactSettings())
     assert (searcher.step_tokens(), searcher.final_tokens()) == (4096, 4096)
-    assert searcher.context_cap() == 131072 - 4096 - 256
+    assert searcher.context_cap() == 131072 - 4096 - 4096 - 256
 
 
 def test_a_context_below_the_system_prompt_is_refused_naming_the_figures(tool):
@@ -107,14 +107,25 @@ def test_the_grammar_allows_what_the_run_may_do_next(tool):
     assert third == second
 
 
+def test_a_question_holding_a_tag_is_not_forced_as_the_first_query(tool):
+    model = SlotModel(PACKAGED_SLOT, replies={"searcher": [SEARCH, ANSWER]})
+    settings = ReactSettings(action_grammar=True, first_action="question")
+    ReactSearcher(model, tool, settings).search(["Is <answer> a tag?"])
+    first = model.requests[0].structured.grammar
+    assert "<answer> a tag" not in first and accepts(first, SEARCH) and not accepts(first, ANSWER)
+
+
 def test_the_grammar_accepts_exactly_replies_the_parser_reads():
     grammar = step_grammar(search=True, visit_urls=["https://en.wikipedia.org/wiki/Almaty"], answer=True)
     for reply in (SEARCH, VISIT, ANSWER):
         assert accepts(grammar, reply) and parse_reply(reply.split("</think>\n", 1)[1]).kind != "malformed"
     fenced = '<think>\nx\n</think>\n```json\n{"name": "search", "arguments": {"query": ["x"]}}\n```'
-    for bad in (fenced, SEARCH.removeprefix("<think>\nSearch first.\n</think>\n"), "<answer>x</answer>",
-                '<think>\nx\n</think>\n<tool_call>\n{"name": "search", "arguments": {"query": []}}\n</tool_call>'):
+    blank, carriage = (SEARCH.replace("Kazakhstan capital until 1997", text) for text in (" ", "a\rb"))
+    assert parse_reply(blank.split("</think>\n", 1)[1]).kind == "malformed"  # what the grammar must rule out
+    for bad in (fenced, SEARCH.removeprefix("<think>\nSearch first.\n</think>\n"), "<answer>x</answer>", blank,
+                carriage, '<think>\nx\n</think>\n<tool_call>\n{"name": "search", "arguments": {"query": []}}\n</tool_call>'):
         assert not accepts(grammar, bad)
+    assert "visit" not in step_grammar(search=True, visit_urls=["", " "])  # no link to name: no visit
     only_answer = step_grammar(search=False, answer=True)
     assert accepts(only_answer, ANSWER) and not accepts(only_answer, SEARCH)
 

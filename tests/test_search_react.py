@@ -116,17 +116,20 @@ def initial_context_tokens(query: str) -> int:
     return estimate_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}])
 
 
+FIXED_CALLS = {"max_tokens_per_call": 4096, "final_answer_tokens": 4096}
+
+
 def limit_for_cap(cap: int) -> int:
-    """The assumed context limit (max_context_tokens) whose cap is ``cap``: the final answer (4096 tokens
-    with no model limit) and the margin (256) lie above the cap."""
-    return cap + 4096 + 256
+    """The assumed context limit (max_context_tokens) whose cap is ``cap`` with FIXED_CALLS: a step, the
+    final answer and the margin (256) lie above the cap."""
+    return cap + 4096 + 4096 + 256
 
 
 def test_context_cap_forces_an_answer(tool):
     model = ScriptedModel({"searcher": [SEARCH, ANSWER]})
     # The system prompt and query fit; the search call and its result overflow the cap.
     cap = initial_context_tokens("Tangshan?") + 50
-    [out] = agent(model, tool, max_context_tokens=limit_for_cap(cap)).search(["Tangshan?"])
+    [out] = agent(model, tool, max_context_tokens=limit_for_cap(cap), **FIXED_CALLS).search(["Tangshan?"])
     assert out.termination is Termination.token_limit
     assert out.answer == "About 242,469 people died; magnitude 7.6."
     notice = out.trace[3]
@@ -137,7 +140,8 @@ def test_context_cap_forces_an_answer(tool):
 
 def test_context_cap_without_an_answer_is_a_format_error(tool):
     model = ScriptedModel({"searcher": [SEARCH, SEARCH]})
-    [out] = agent(model, tool, max_context_tokens=limit_for_cap(initial_context_tokens("Tangshan?") + 50)).search(["Tangshan?"])
+    [out] = agent(model, tool, max_context_tokens=limit_for_cap(initial_context_tokens("Tangshan?") + 50),
+                  **FIXED_CALLS).search(["Tangshan?"])
     assert out.termination is Termination.format_error and out.llm_calls == 2
 
 
@@ -160,17 +164,17 @@ def test_requests_never_exceed_max_model_len_and_runs_end_with_token_limit(tool)
         return ANSWER if "maximum context length" in request.messages[-1].content else SEARCH
 
     model = LimitedModel(default=reply)
-    settings = {"max_tokens_per_call": 200, "final_answer_tokens": 200, "context_margin_tokens": 16,
+    settings = {"max_tokens_per_call": 100, "final_answer_tokens": 100, "context_margin_tokens": 16,
                 "min_tokens_per_call": 32}
     searcher = agent(model, tool, max_context_tokens=10**6, **settings)  # the model's limit wins over this
-    assert searcher.context_cap() == 600 - 200 - 16
+    assert searcher.context_cap() == 600 - 100 - 100 - 16
     huge = "Tangshan " * 500  # does not fit even before the first call: an error, not a limit notice
     grown, full = searcher.search(["Tangshan?", huge])
     for request in model.calls:
         assert words(request.message_dicts()) + request.sampling.max_tokens <= 600 - 16
     assert grown.termination is Termination.token_limit and grown.answer.startswith("About 242,469")
     assert kinds(grown)[-2:] == ["limit_notice", "assistant"] and grown.tool_calls.search == 3
-    assert model.calls[-1].sampling.max_tokens < 200  # the last call was clamped to the room left
+    assert model.calls[-1].sampling.max_tokens == 100  # the cap left the final answer its whole room
     assert grown.tokens.context == words([{"content": history_content(e)} for e in grown.trace])
     assert full.termination is Termination.error and full.llm_calls == 0 and full.answer == ""
     assert "a context of 600 tokens a request cannot hold the system prompt and this question" in full.error

@@ -72,7 +72,8 @@ def test_given_languages_override_detection_and_the_final_answer_notice_is_chine
     system = load_prompt("react_system", "v1", "zh").render(date="2025-01-01")
     query = "How long is the Yangtze?"
     cap = estimate_tokens([{"role": "system", "content": system}, {"role": "user", "content": query}]) + 50
-    agent = ReactSearcher(model, tool, ReactSettings(max_context_tokens=cap + 4096 + 256))  # the cap under the limit
+    agent = ReactSearcher(model, tool, ReactSettings(max_context_tokens=cap + 4096 + 4096 + 256, max_tokens_per_call=4096,
+                                                     final_answer_tokens=4096))  # the cap under the limit
     [out] = agent.search([query], languages=["zh"])  # the search result overflows the cap
     assert out.trace[0].content == system
     assert out.trace[3].kind == "limit_notice" and "最大上下文长度" in out.trace[3].content

@@ -44,10 +44,10 @@ def search(queries: tuple[str, ...], kind: str, model: str | None, tool_kind: st
             chat_model = load_model(model or "default")
         searcher = load_searcher(config, model=chat_model)
         outputs = searcher.search(list(queries))
+    except (CtsbenchError, ImportError) as error:  # before ValueError: some of them are ValueErrors too
+        raise click.ClickException(str(error)) from None
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    except (CtsbenchError, ImportError) as error:
-        raise click.ClickException(str(error)) from None
     for output in outputs:
         if as_json:
             click.echo(output.model_dump_json())

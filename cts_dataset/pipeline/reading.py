@@ -37,10 +37,14 @@ def plain_reading(summary: dict[str, Any]) -> list[str]:
         sentences.append(f"The oracle ({fmt(oracle)}) did not beat the baseline ({fmt(base)}): on these instances "
                          "there was no headroom for clarification to restore." + where)
     else:
-        shares = ", ".join(f"{_pct((mean[f'clarify@{k}'] - base) / headroom)} at k = {k}" for k in budgets)
-        sentences.append(f"Clarification restored {shares} of the oracle's headroom (the ratio of mean gains: "
-                         f"clarify@k minus the baseline {fmt(base)}, over the oracle {fmt(oracle)} minus the baseline)."
-                         + where)
+        rates = {k: (restoration.get(f"clarify@{k}") or {}).get("mean") for k in budgets}
+        if all(rate is not None for rate in rates.values()):  # the diagnostics' figure: instances with headroom
+            shares = ", ".join(f"{_pct(rates[k])} at k = {k}" for k in budgets)
+            how = "the ratio of mean gains over the instances where the oracle beat the baseline"
+        else:
+            shares = ", ".join(f"{_pct((mean[f'clarify@{k}'] - base) / headroom)} at k = {k}" for k in budgets)
+            how = f"the ratio of mean gains: clarify@k minus the baseline {fmt(base)}, over the oracle {fmt(oracle)} minus the baseline"
+        sentences.append(f"Clarification restored {shares} of the oracle's headroom ({how})." + where)
     sentences += _unknowns(summary)
     return ["## Reading", "", *(line for sentence in sentences for line in (sentence, ""))][:-1]
 

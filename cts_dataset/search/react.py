@@ -14,8 +14,9 @@ index query batch and all visit summaries as one model batch. A run ends with it
   runs of the step go on.
 
 Context: a step's generation limit fits the model (an eighth of its ``max_model_len``, 256 to 4,096
-tokens), the final answer gets twice that; the cap is ``max_model_len`` less the final answer and a
-margin, so a run asked to answer always has room to. A model whose context puts the cap below the
+tokens), the final answer gets twice that; the cap is ``max_model_len`` less a step (the reply that
+passes the cap stays in the history), the final answer and a margin, so a run asked to answer always has
+room to. A model whose context puts the cap below the
 system prompt is refused before any call; a question that puts it below the starting prompt ends
 its run with an error naming the figures (never a limit notice before the first step). Every call's
 ``max_tokens`` is clamped to the room left, so no request exceeds the engine's limit; a model that
@@ -106,10 +107,7 @@ class ReactSearcher:
         """A step's generation limit: the setting, else one that fits the model's context."""
         if self.settings.max_tokens_per_call is not None:
             return self.settings.max_tokens_per_call
-        limit = self.max_model_len
-        if limit is None:
-            return STEP_TOKENS_CEILING
-        return max(STEP_TOKENS_FLOOR, min(STEP_TOKENS_CEILING, limit // 8))
+        return max(STEP_TOKENS_FLOOR, min(STEP_TOKENS_CEILING, self.context_limit // 8))
 
     @property
     def context_limit(self) -> int:
@@ -124,7 +122,8 @@ class ReactSearcher:
 
     def context_cap(self) -> int:
         """The context length past which the agent is asked to answer at once."""
-        return self.context_limit - self.final_tokens() - self.settings.context_margin_tokens
+        return (self.context_limit - self.step_tokens() - self.final_tokens()
+                - self.settings.context_margin_tokens)
 
     def check_fits(self, system: str, what: str, query: str = "") -> None:
         """Raise :class:`ContextTooSmallError` when the prompt a run starts with is over the cap (the run would
@@ -221,10 +220,11 @@ class ReactSearcher:
         if run.forced_final:
             return StructuredOutput(grammar=step_grammar(search=False, answer=True))
         first = self._must_search(run)
+        # A question holding "<" could close a tag inside the call; its first query is then the model's own.
+        question = first and self.settings.first_action == "question" and "<" not in run.query
         return StructuredOutput(grammar=step_grammar(
             search=True, visit_urls=list(run.links), answer=not first,
-            max_queries=self.settings.max_queries_per_call,
-            first_query=run.query if first and self.settings.first_action == "question" else None))
+            max_queries=self.settings.max_queries_per_call, first_query=run.query if question else None))
 
     def _must_search(self, run: ReactRun) -> bool:
         return self.settings.first_action != "any" and run.search_calls == 0

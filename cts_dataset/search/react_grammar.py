@@ -15,7 +15,8 @@ THOUGHT_CHARS = 600  # a step's thinking: a few sentences; a bound keeps a rambl
 QUERY_CHARS = 120
 GOAL_CHARS = 200
 
-_STRING = '"\\"" [^"\\\\\\n<]{1,%d} "\\""'
+# A JSON string the parser reads back: no quote, backslash, control character or "<", and not blank.
+_STRING = '"\\"" [^"\\\\\\x00-\\x1f< ] [^"\\\\\\x00-\\x1f<]{0,%d} "\\""'
 
 
 def _literal(text: str) -> str:
@@ -39,16 +40,16 @@ def step_grammar(*, search: bool, visit_urls: Sequence[str] = (), answer: bool =
         rules += [
             'search ::= "<tool_call>\\n{\\"name\\": \\"search\\", \\"arguments\\": {\\"query\\": [" '
             + first + extra + ' "]}}\\n</tool_call>"',
-            "query ::= " + _STRING % QUERY_CHARS,
+            "query ::= " + _STRING % (QUERY_CHARS - 1),
         ]
         actions.append("search")
-    if visit_urls:
-        links = " | ".join(_literal(_literal(url)) for url in dict.fromkeys(visit_urls))
+    if any(url.strip() for url in visit_urls):
+        links = " | ".join(_literal(_literal(url)) for url in dict.fromkeys(visit_urls) if url.strip())
         rules += [
             ('visit ::= "<tool_call>\\n{\\"name\\": \\"visit\\", \\"arguments\\": {\\"url\\": [" link'
              ' "], \\"goal\\": " goal "}}\\n</tool_call>"'),
             f"link ::= {links}",
-            "goal ::= " + _STRING % GOAL_CHARS,
+            "goal ::= " + _STRING % (GOAL_CHARS - 1),
         ]
         actions.append("visit")
     if answer:

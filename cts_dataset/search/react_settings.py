@@ -18,10 +18,10 @@ class ReactSettings(BaseModel):
     max_context_tokens: int = Field(32000, ge=64, description=(
         "The context limit assumed for a model that reports no max_model_len (a hosted API whose spec gives "
         "no engine_args.max_model_len): the cap and every call's max_tokens are kept under it. The cap is "
-        "the limit - final answer tokens - context_margin_tokens."))
+        "the limit - a step - final answer tokens - context_margin_tokens."))
     max_tokens_per_call: int | None = Field(None, ge=1, description=(
-        "Generation limit per step, clamped to the room left. None: an eighth of max_model_len, "
-        "from 256 to 4096 tokens (4096 when the model reports no limit)."))
+        "Generation limit per step, clamped to the room left. None: an eighth of max_model_len (of "
+        "max_context_tokens when the model reports none), from 256 to 4096 tokens."))
     final_answer_tokens: int | None = Field(None, ge=1, description=(
         "Generation limit of the call that asks for the final answer. None: twice a step's, at most 4096."))
     context_margin_tokens: int = Field(256, ge=0, description=(
