@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from cts_dataset.collector import collector_paused
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.records import RECORD_KINDS
 from cts_dataset.schemas import Problem, schema_problems
@@ -88,11 +89,12 @@ def check_records(path: Path, kind: str | None = None) -> tuple[str | None, list
 
 def read_records(path: str | os.PathLike, kind: str) -> list[Any]:
     """All records of a file as typed models, or RecordFileError naming every bad line."""
-    _, good, problems = check_records(Path(path), kind)
-    if problems:
-        raise RecordFileError(problems)
-    model = RECORD_KINDS[kind]
-    return [model.model_validate(value) for _, value in good]
+    with collector_paused():
+        _, good, problems = check_records(Path(path), kind)
+        if problems:
+            raise RecordFileError(problems)
+        model = RECORD_KINDS[kind]
+        return [model.model_validate(value) for _, value in good]
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel | dict]) -> Path:

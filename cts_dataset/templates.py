@@ -7,6 +7,7 @@ value with no placeholder is an error, since a half-filled prompt still yields a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from string import Template
 
 
@@ -14,8 +15,10 @@ class TemplateError(ValueError):
     """A template filled with the wrong values, or holding a stray ``$``."""
 
 
+@lru_cache(maxsize=256)
 def placeholders(text: str, name: str = "template") -> frozenset[str]:
-    """The placeholder names of a template; a ``$`` that starts none is an error naming its line."""
+    """The placeholder names of a template; a ``$`` that starts none is an error naming its line.
+    Cached: every request of a run renders the same few templates (an error is raised, never cached)."""
     found = set()
     for match in Template.pattern.finditer(text):
         if match.group("invalid") is not None:
@@ -34,4 +37,9 @@ def fill(text: str, values: dict[str, object], name: str = "template") -> str:
         [f"values with no placeholder: {extra}"] if extra else [])
     if problems:
         raise TemplateError(f"{name}: " + "; ".join(problems))
-    return Template(text).substitute({k: str(v) for k, v in values.items()})
+    return _template(text).substitute({k: str(v) for k, v in values.items()})
+
+
+@lru_cache(maxsize=256)
+def _template(text: str) -> Template:
+    return Template(text)

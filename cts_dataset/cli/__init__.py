@@ -13,6 +13,7 @@ from cts_dataset.cli.export import export
 from cts_dataset.cli.hub import hub
 from cts_dataset.cli.import_release import import_release
 from cts_dataset.cli.info import info
+from cts_dataset.cli.judge_check import judge_check
 from cts_dataset.cli.models import models
 from cts_dataset.cli.play import play
 from cts_dataset.cli.report import report
@@ -43,3 +44,4 @@ main.add_command(export)
 main.add_command(import_release)
 main.add_command(build)
 main.add_command(play)
+main.add_command(judge_check)

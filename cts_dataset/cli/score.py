@@ -38,10 +38,11 @@ def score(gold: Path, candidates: Path, out_dir: Path, judge_spec: str, judge_pr
     """
     from cts_dataset.errors import CtsbenchError
     from cts_dataset.judges import OFFLINE_JUDGES, make_judge
+    from cts_dataset.judges.factory import is_model_spec
     from cts_dataset.scoring.score_run import run_score
 
     options: dict[str, object] = {}
-    if judge_spec in OFFLINE_JUDGES:
+    if not is_model_spec(judge_spec):
         if judge_prompt:
             raise click.UsageError(f"--judge-prompt is for the LLM judge; the {judge_spec} judge has no prompt")
     else:

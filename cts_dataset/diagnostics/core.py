@@ -3,7 +3,7 @@ LLM classifier is given). The same folder, wherever it lies, gives the same dict
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,9 +43,11 @@ class RuleTypes(dict[str, str]):
 
 
 def diagnose(folder: Path, instances: Sequence[Instance] | None = None,
-             llm_classifier: Classifier | None = None) -> dict[str, Any]:
-    """The diagnostics of a run folder (see the package docstring for the keys)."""
-    run = load_run(Path(folder), instances)
+             llm_classifier: Classifier | None = None,
+             records: Mapping[str, dict[str, dict[str, Any]]] | None = None) -> dict[str, Any]:
+    """The diagnostics of a run folder (see the package docstring for the keys); ``records``: the stage
+    records its writer holds (:func:`~.runfolder.load_run`)."""
+    run = load_run(Path(folder), instances, records)
     types = RuleTypes()
     found: dict[str, Any] = {"version": VERSION, "run": _run_facts(run), "errors": run.errors()}
     if "clarify" in run.conditions:

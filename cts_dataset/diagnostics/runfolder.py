@@ -9,11 +9,12 @@ it is counted, never used.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.collector import collector_paused
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.log import log_records
 from cts_dataset.pipeline.store import RunStore, record_key
@@ -109,6 +110,8 @@ class Run:
     calls: list[dict[str, Any]]
     instances: list[Instance]
     _scores: dict[tuple[str, str, int | None, int], float] = field(default_factory=dict)
+    # Each measure reads every dialogue again: built once from the records, which do not change.
+    _dialogues: dict[tuple[str, int, int], list[Turn] | None] = field(default_factory=dict)
 
     @property
     def budgets(self) -> list[int]:
@@ -156,9 +159,13 @@ class Run:
         """The turns of the dialogue that clarify@k rewrote: the first k, or fewer when the clarifier
         declined to ask (that turn ends it); None while one of them is not done. The pipeline builds the
         clarifier's history by the same rule (:func:`~cts_dataset.pipeline.turns.answer_records`)."""
-        group = k if self.show_budget else None
-        found = answer_records(self.answer, instance, group, k, repeat)
-        return None if found is None else [Turn.of(number, r) for number, r in enumerate(found, start=1)]
+        key = (instance, k, repeat)
+        if key not in self._dialogues:
+            group = k if self.show_budget else None
+            found = answer_records(self.answer, instance, group, k, repeat)
+            self._dialogues[key] = None if found is None else [Turn.of(n, r) for n, r in enumerate(found, start=1)]
+        turns = self._dialogues[key]
+        return None if turns is None else list(turns)
 
     def score(self, instance: str, condition: str, budget: int | None, repeat: int = 0) -> float | None:
         if not self._scores:
@@ -174,8 +181,12 @@ class Run:
         return instance_means((instance, self.score(instance, condition, budget, r)) for r in rounds).get(instance)
 
 
-def load_run(folder: Path, instances: Sequence[Instance] | None = None) -> Run:
-    """Read a run folder; without ``instances``, load those its config names (honouring the limit)."""
+def load_run(folder: Path, instances: Sequence[Instance] | None = None,
+             records: Mapping[str, dict[str, dict[str, Any]]] | None = None) -> Run:
+    """Read a run folder; without ``instances``, load those its config names (honouring the limit).
+    ``records``: the stage records by key as the writer of the folder holds them (its
+    :class:`~cts_dataset.pipeline.store.RunStore`: what the stage files hold), so the run that has just
+    written them does not read every file back."""
     folder = Path(folder)
     path = folder / "config.json"
     if not path.is_file():
@@ -187,13 +198,17 @@ def load_run(folder: Path, instances: Sequence[Instance] | None = None) -> Run:
         from cts_dataset.pipeline.config import RunConfig
 
         instances = load_instances(RunConfig.model_validate(config))
-    records = {}
+    by_stage = {}
     for stage in STAGES:
+        if records is not None:
+            by_stage[stage] = records[stage]
+            continue
         by_key: dict[str, dict[str, Any]] = {}
-        for record in read_jsonl(folder / f"{stage}.jsonl"):
-            by_key[record_key(record)] = record
-        records[stage] = by_key
-    return Run(config=config, records=records, calls=read_jsonl(folder / "calls.jsonl"), instances=list(instances))
+        with collector_paused():
+            for record in read_jsonl(folder / f"{stage}.jsonl"):
+                by_key[record_key(record)] = record
+        by_stage[stage] = by_key
+    return Run(config=config, records=by_stage, calls=read_jsonl(folder / "calls.jsonl"), instances=list(instances))
 
 
 def mean(values: Sequence[float]) -> float | None:

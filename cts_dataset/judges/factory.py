@@ -1,4 +1,5 @@
-"""Build a coverage judge from a spec string: ``lexical``, ``embedding`` or a chat-model spec."""
+"""Build a coverage judge from a spec string: ``lexical``, ``embedding``, ``constant:<label>`` or a
+chat-model spec."""
 
 from __future__ import annotations
 
@@ -9,8 +10,14 @@ from cts_dataset.judges.base import CoverageJudge
 OFFLINE_JUDGES = ("lexical", "embedding")
 
 
+def is_model_spec(spec: str) -> bool:
+    """Whether ``make_judge(spec)`` builds the LLM judge (which alone takes prompt and batching options)."""
+    return spec not in OFFLINE_JUDGES and not spec.startswith("constant:")
+
+
 def make_judge(spec: str | CoverageJudge, **options: Any) -> CoverageJudge:
-    """A judge by name; any other string is a model spec for the LLM judge (``llm:`` prefix optional).
+    """A judge by name (``constant:full|partial|none`` label everything alike); any other string is a
+    model spec for the LLM judge (``llm:`` prefix optional).
 
     ``options`` go to the judge's constructor (thresholds, ``batch_size``, ``max_attempts``...). A judge
     object is returned as it is. Model backends are imported only here, when an LLM judge is asked for.
@@ -27,6 +34,10 @@ def make_judge(spec: str | CoverageJudge, **options: Any) -> CoverageJudge:
         from cts_dataset.judges.embedding import EmbeddingJudge
 
         return EmbeddingJudge(**options)
+    if spec.startswith("constant:"):
+        from cts_dataset.judges.constant import ConstantJudge
+
+        return ConstantJudge(spec.removeprefix("constant:"), **options)
     from cts_dataset.judges.llm import LLMJudge
     from cts_dataset.models.registry import load_model
 

@@ -114,6 +114,7 @@ class ChatRequest:
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # prompt tokens the engine reused from an earlier request (a shared prefix)
 
 
 @dataclass(frozen=True)

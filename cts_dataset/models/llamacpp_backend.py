@@ -24,6 +24,13 @@ from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, i
 INSTALL_HINT = ('the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (xllamacpp==2026.10.11549), '
                 'and the system libgomp (apt-get install libgomp1)')
 _RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed"
+# Decoding threads of the deterministic setting: a fixed number, since llama.cpp's flash-attention
+# decoding splits its sums by thread (measured: 1 and 2 threads differ); prompt threads change nothing.
+DETERMINISTIC_DECODE_THREADS = 2
+# Measured on this engine: prompt chunks of different sizes take different attention paths, so a prompt
+# whose reused prefix ends elsewhere got other bytes; chunks of one token never do.
+DETERMINISTIC_UBATCH = 1
+DETERMINISTIC_SLOT_SIMILARITY = 0.95
 
 
 class LlamaCppModel:
@@ -31,13 +38,25 @@ class LlamaCppModel:
 
     ``n_ctx`` is the whole KV cache, shared by ``n_parallel`` slots: each request gets
     ``max_model_len`` tokens (prompt and output), read back from the server (about ``n_ctx // n_parallel``).
-    ``n_threads`` defaults to the cores this process may use. llama.cpp busy-waits its threads: more than
-    the free cores only slows it down, and with other heavy work on the same cores ``n_threads=1`` is far
-    steadier. Other keyword arguments set ``xllamacpp.CommonParams`` fields.
+    ``n_threads`` decode and ``n_threads_batch`` read prompts; both default to the cores this process may
+    use (to a fixed number in the deterministic setting). llama.cpp busy-waits its threads: more than the free cores only slows it down, and with other
+    heavy work on the same cores ``n_threads=1`` is far steadier. Other keyword arguments set
+    ``xllamacpp.CommonParams`` fields.
+
+    ``deterministic`` (the default): the same request gets the same bytes whatever else is asked, in any
+    order, with any number of slots or prompt threads. Measured on this engine: sequences decoded
+    together, and attention without flash attention over a reused prompt prefix, change the sums (a
+    greedy answer in 10-20 differed), and so do prompt chunks of different sizes. So requests are served
+    one at a time, with flash attention, prompts read a token at a time, by
+    :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise; prompt prefixes are
+    still reused, from the slots and from llama.cpp's prompt cache in RAM. It holds for one llama.cpp build on one CPU instruction
+    set (other SIMD widths sum in another order). ``deterministic=False`` decodes ``n_parallel``
+    requests at once.
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
-                 verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
+                 n_threads_batch: int | None = None, deterministic: bool = True, verbosity: int = -1,
+                 spec: str | None = None, **params: Any) -> None:
         try:
             import xllamacpp
         except ImportError as error:
@@ -46,13 +65,22 @@ class LlamaCppModel:
         if not path.is_file():
             raise FileNotFoundError(f"no GGUF file at {path}")
         self.spec = spec or f"llamacpp:{path}"
-        self.path, self.n_parallel = path, n_parallel
+        self.path, self.n_parallel, self.deterministic = path, n_parallel, deterministic
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
         options = xllamacpp.CommonParams()
         options.model.path = str(path)
         options.n_ctx, options.n_parallel = n_ctx, n_parallel
-        threads = n_threads or len(os.sched_getaffinity(0))
-        options.cpuparams.n_threads = options.cpuparams_batch.n_threads = threads
+        cores = len(os.sched_getaffinity(0))
+        threads = n_threads or (DETERMINISTIC_DECODE_THREADS if deterministic else cores)
+        options.cpuparams.n_threads = threads
+        options.cpuparams_batch.n_threads = n_threads_batch or (threads if deterministic else cores)
+        if deterministic:
+            # Every token through one code path: a prompt read a token at a time sums like decoding,
+            # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
+            # that shares the most with it (llama.cpp's prompt cache in RAM) unless a slot shares 95%.
+            options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
+            options.n_ubatch = DETERMINISTIC_UBATCH
+            options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
         options.verbosity = verbosity  # -1: no per-request log lines; errors come back in the responses
         # Keep <think> blocks in the text: split_reasoning separates them as for every other backend.
         options.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
@@ -64,6 +92,9 @@ class LlamaCppModel:
             setattr(options, name, value)
         self._server: Any = xllamacpp.Server(options)
         self.max_model_len: int = int(self._http("/props")["default_generation_settings"]["n_ctx"])
+        self.determinism: dict[str, Any] = determinism_record(
+            deterministic, decode_threads=threads, n_parallel=n_parallel,
+            flash_attention=str(options.flash_attn_type.name).removeprefix("LLAMA_FLASH_ATTN_TYPE_").lower())
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
         """One response per request, in order (a request that fails comes back as a failure response)."""
@@ -77,8 +108,10 @@ class LlamaCppModel:
         if not requests:
             return
         self.requests_sent += len(requests)
-        # One thread per slot; the server batches whatever the slots hold at each decoding step.
-        with ThreadPoolExecutor(max_workers=min(len(requests), self.n_parallel)) as pool:
+        # One thread per slot; the server batches whatever the slots hold at each decoding step. The
+        # deterministic setting sends one at a time: a sequence decoded alone sums the same way every time.
+        workers = 1 if self.deterministic else min(len(requests), self.n_parallel)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(self._complete_one, r): i for i, r in enumerate(requests)}
             try:
                 for future in as_completed(futures):
@@ -107,7 +140,8 @@ class LlamaCppModel:
         text, reasoning = split_reasoning(raw)
         return ChatResponse(
             text=text, reasoning=reasoning, finish_reason=choice.get("finish_reason") or "stop",
-            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
+            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
+                        int((result.get("timings") or {}).get("cache_n", 0))),
             latency_s=time.perf_counter() - started, model=self.spec, raw=raw)
 
     def count_tokens(self, messages: str | Sequence[Message | dict[str, str]],
@@ -135,6 +169,25 @@ class LlamaCppModel:
     def close(self) -> None:
         """Stops the server and frees the weights and the KV cache (safe to call twice)."""
         self._server = None
+
+
+def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: int,
+                       flash_attention: str = "enabled") -> dict[str, Any]:
+    """What this engine promises about the same request's bytes (the run identity records it)."""
+    import importlib.metadata
+
+    try:
+        build = f"xllamacpp {importlib.metadata.version('xllamacpp')}"
+    except importlib.metadata.PackageNotFoundError:
+        build = "xllamacpp"
+    if deterministic:
+        return {"batch_invariant": True, "engine": build, "decode_threads": decode_threads,
+                "how": f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads",
+                "holds_for": "this llama.cpp build on one CPU instruction set"}
+    return {"batch_invariant": False, "engine": build, "decode_threads": decode_threads,
+            "how": f"up to {n_parallel} requests decoded together (flash attention {flash_attention})",
+            "why": "sequences decoded together change llama.cpp's sums: the same request can get other "
+                   "bytes in another batch (engine_args deterministic: true serves one at a time)"}
 
 
 def request_body(request: ChatRequest) -> dict[str, Any]:

@@ -56,6 +56,13 @@ class LoadedModel:
         self.stats = CacheStats()  # this model's own counts (the cache's count all its users)
         self.on_response: Callable[[int], None] | None = None  # told of each answered request (progress bars)
 
+    @property
+    def determinism(self) -> dict[str, Any]:
+        """Whether the engine gives one request the same bytes in any batch (:mod:`.determinism`)."""
+        from cts_dataset.models.determinism import determinism_of
+
+        return determinism_of(self.backend, self.model_spec.backend, dict(self.model_spec.engine_args))
+
     def with_defaults(self, request: ChatRequest) -> ChatRequest:
         if not self.model_spec.chat_template_kwargs:
             return request

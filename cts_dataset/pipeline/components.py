@@ -113,14 +113,14 @@ def load_role_model(ref: Any, config: RunConfig, trace: Path) -> LoadedModel:
 
 def role_refs(config: RunConfig) -> list[Any]:
     """Every model reference the run uses (clarifier, answerer, rewriter, search agent, LLM judge)."""
-    from cts_dataset.judges import OFFLINE_JUDGES
+    from cts_dataset.judges.factory import is_model_spec
 
     refs = [config.user_answerer, config.rewriter]
     if is_model_ref(config.clarifier):
         refs.append(config.clarifier)
     if config.searcher is not None and config.searcher.model is not None:
         refs.append(config.searcher.model)
-    if not (isinstance(config.judge, str) and config.judge in OFFLINE_JUDGES):
+    if not (isinstance(config.judge, str) and not is_model_spec(config.judge)):
         refs.append(config.judge.removeprefix("llm:") if isinstance(config.judge, str) else config.judge)
     return refs
 
@@ -151,9 +151,10 @@ def build_searcher(config: RunConfig, trace: Path) -> Searcher:
 
 def build_judge(config: RunConfig, trace: Path) -> Any:
     """An offline judge by name, or the LLM judge over the configured model (traced and cached)."""
-    from cts_dataset.judges import OFFLINE_JUDGES, make_judge
+    from cts_dataset.judges import make_judge
+    from cts_dataset.judges.factory import is_model_spec
 
-    if isinstance(config.judge, str) and config.judge in OFFLINE_JUDGES:
+    if isinstance(config.judge, str) and not is_model_spec(config.judge):
         return make_judge(config.judge)
     from cts_dataset.judges.llm import LLMJudge
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cts_dataset.clarifiers.model import ModelClarifier
+from cts_dataset.collector import collector_paused, collector_slowed
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.models.base import Sampling
 from cts_dataset.pipeline import components
@@ -277,6 +278,10 @@ class Experiment:
 
     # -- the whole run ------------------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
+        with collector_slowed():  # the run's records would be rescanned by every older collection
+            return self._run()
+
+    def _run(self) -> dict[str, Any]:
         from cts_dataset.diagnostics import diagnose
         from cts_dataset.pipeline.summary import summarise, write_summary
 
@@ -292,8 +297,11 @@ class Experiment:
                 self.judge_stage(jobs)
             finally:
                 self.progress.close()
-            summary = summarise(self, self.store)
-            summary["diagnostics"] = diagnose(self.folder, self.instances)
+            with collector_paused():  # computed from the records alone: no model runs meanwhile
+                summary = summarise(self, self.store)
+                # The store holds what the stage files hold: the diagnostics need not read them back.
+                records = {name: stage.records for name, stage in self.store.stages.items()}
+                summary["diagnostics"] = diagnose(self.folder, self.instances, records=records)
             write_summary(self.folder, summary)
             return summary
         finally:

@@ -17,8 +17,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from cts_dataset.errors import CtsbenchError
 from cts_dataset.differences import differences
+from cts_dataset.errors import CtsbenchError
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import ROLES, RunConfig
 from cts_dataset.protocol.role_guards import GUARDS_VERSION
@@ -45,6 +45,20 @@ def model_identity(model: Any) -> dict[str, Any]:
     if identity is not None:
         described["identity"] = json.loads(json.dumps(identity, default=str))
     return described
+
+
+def determinism_identity(model: Any) -> dict[str, Any] | None:
+    """What the role's engine promises about one request's bytes (None for an object that says nothing).
+    The CPU feature set is left out: resuming on another machine is allowed, and the record says where
+    the promise holds."""
+    from cts_dataset.models.determinism import determinism_of
+
+    if model is None:
+        return None
+    stated = getattr(model, "determinism", None)
+    if isinstance(stated, dict):
+        return json.loads(json.dumps(stated, default=str))
+    return determinism_of(model) if hasattr(model, "complete") else None
 
 
 def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where: str) -> None:
@@ -125,6 +139,7 @@ def run_identity(protocol: dict[str, Any], role_models: Mapping[str, Any], clari
     identity = json.loads(json.dumps(protocol, default=str))
     for role in ROLES:
         identity["roles"][role]["model"] = model_identity(role_models.get(role))
+        identity["roles"][role]["determinism"] = determinism_identity(role_models.get(role))
     if getattr(clarifier, "sees_constraint_types", False):
         identity["protocol"]["clarifier_sees"] = "the types of the removed constraints (never their values)"
     describe = getattr(searcher, "describe", None)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from cts_dataset.collector import collector_paused
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.log import open_log
 
@@ -23,9 +24,10 @@ KEY_FIELDS = ("instance", "condition", "budget", "turn")
 def record_key(record: dict[str, Any]) -> str:
     """The identity of a stage record: instance, condition, budget and turn (those present), and the
     repeat index when it is not 0 (so a single-repeat folder keeps its keys)."""
-    parts = [str(record.get(name, "")) for name in KEY_FIELDS]
-    repeat = record.get("repeat") or 0
-    return "|".join(parts) + (f"|r{repeat}" if repeat else "")
+    get = record.get  # the fields of KEY_FIELDS spelt out: this runs several times per record of a run
+    key = f"{get('instance', '')!s}|{get('condition', '')!s}|{get('budget', '')!s}|{get('turn', '')!s}"
+    repeat = get("repeat") or 0
+    return f"{key}|r{repeat}" if repeat else key
 
 
 class StageFile:
@@ -35,8 +37,9 @@ class StageFile:
         self.path = path
         self.log = open_log(path)
         self.records: dict[str, dict[str, Any]] = {}
-        for _, record in self.log.records():
-            self.records[record_key(record)] = record
+        with collector_paused():
+            for _, record in self.log.records():
+                self.records[record_key(record)] = record
 
     def __contains__(self, key: str) -> bool:
         """Done: a record without an error exists for the key."""

@@ -229,7 +229,9 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         "errors": errors,
         "error_examples": {stage: [{"key": record_key(r), "error": str(r["error"])[:300]} for r in found[:3]]
                            for stage, found in failed.items() if found},
-        "warnings": warnings(audit, empty, errors, config),
+        "warnings": warnings(audit, empty, errors, config) + determinism_warnings(run.run_identity),
+        "determinism": {role: run.run_identity["roles"][role].get("determinism")
+                        for role in ("user_answerer", "rewriter")},
     }
 
 
@@ -282,6 +284,15 @@ def _searcher_label(described: Any) -> str:
         parts = [str(described.get("kind", "")), str(described.get("model") or ""), str(described.get("tool") or "")]
         return " ".join(p for p in parts if p)
     return str(described)
+
+
+def determinism_warnings(identity: dict[str, Any]) -> list[str]:
+    """A fixed role whose engine does not promise one request the same bytes in any batch."""
+    from cts_dataset.models.determinism import not_batch_invariant
+
+    return [f"not reproducible: the {role}'s engine may give the same request other bytes in another batch or "
+            f"order ({(identity['roles'][role].get('determinism') or {}).get('why', '')}); two runs, or two "
+            "labs, can measure a clarifier with different rulers" for role in not_batch_invariant(identity)]
 
 
 def warnings(audit: dict[str, Any], empty: dict[str, int], errors: dict[str, int], config: Any) -> list[str]:

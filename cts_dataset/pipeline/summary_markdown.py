@@ -23,6 +23,11 @@ def render_markdown(summary: dict[str, Any]) -> str:
               f"`{summary['preset']}`, dataset `{summary.get('dataset')}` rev `{summary.get('dataset_revision')}`, "
               f"{summary['instances']} instances" + (f", {summary['repeats']} repeats" if summary.get("repeats", 1) > 1 else "")
               + f"; ctsbench {summary.get('ctsbench_version')}.", ""]
+    fixed = [d for d in (summary.get("determinism") or {}).values() if d]
+    if fixed and all(d.get("batch_invariant") for d in fixed):
+        hows = sorted({d.get("how", "") for d in fixed} - {""})
+        lines += ["Fixed roles reproducible: the same request gets the same bytes in any batch and order"
+                  + (f" ({'; '.join(hows)})" if hows else "") + ".", ""]
     if summary.get("judge_note"):
         lines += [summary["judge_note"], ""]
     rows = []

@@ -120,9 +120,12 @@ def phrases(fused_query: str, language: str) -> list[str]:
     return _unique(out)
 
 
-def choices(fused_query: str, blurred_query: str, language: str) -> list[str]:
-    """Spans the answerer may choose from: what the query lacks first, then the intent's phrases."""
-    spans = _unique([*missing_spans(fused_query, blurred_query, language), *phrases(fused_query, language)])
+def choices(fused_query: str, blurred_query: str, language: str, missing: list[str] | None = None) -> list[str]:
+    """Spans the answerer may choose from: what the query lacks first, then the intent's phrases.
+    ``missing``: :func:`missing_spans` of the same pair, when the caller has it already."""
+    if missing is None:
+        missing = missing_spans(fused_query, blurred_query, language)
+    spans = _unique([*missing, *phrases(fused_query, language)])
     spans = [s for s in spans if tokenize(s) and s.lower() != UNKNOWN and s in fused_query]
     return spans[:MAX_CHOICES]
 

@@ -28,11 +28,13 @@ _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "
 
 
 
-def typed_choice(question: str, span: str, fused_query: str, blurred_query: str, language: str) -> str:
+def typed_choice(question: str, span: str, fused_query: str, blurred_query: str, language: str,
+                 missing: list[str] | None = None, offered: list[str] | None = None) -> str:
     """The model's pick, checked against the kind of value the question asks for: a question about a time,
     a number or a place (the rule classifier's type) picked with a span of another kind, or not answered,
     is answered by a span of the asked kind, first of all one the query left out, or it is ``unknown``.
-    Other questions, and picks of no known kind, keep the model's pick."""
+    Other questions, and picks of no known kind, keep the model's pick. ``missing`` and ``offered``: the
+    pair's :func:`missing_spans` and :func:`choices`, when the caller has them already."""
     from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 
     asked = classify(question)
@@ -41,10 +43,15 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     untyped_kept = span != UNKNOWN and picked is None and (language != "en" or asked != "region")
     if asked not in TYPED or picked == asked or untyped_kept:
         return span
-    missing = [s for s in missing_spans(fused_query, blurred_query, language) if span_type(s, language) == asked]
-    if missing:
-        return missing[0]
-    typed = [s for s in choices(fused_query, blurred_query, language) if span_type(s, language) == asked]
+    if missing is None:
+        missing = missing_spans(fused_query, blurred_query, language)
+    first = next((s for s in missing if span_type(s, language) == asked), None)
+    if first is not None:
+        return first
+    if offered is None:
+        offered = choices(fused_query, blurred_query, language, missing)
+    untyped = set(missing)  # none of them is of the asked kind: no need to tell their kind again
+    typed = [s for s in offered if s not in untyped and span_type(s, language) == asked]
     return typed[0] if len(typed) == 1 else UNKNOWN
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
 from cts_dataset.prompts import ChatPrompt, PromptError
-from cts_dataset.protocol.answer_choices import choices
+from cts_dataset.protocol.answer_choices import choices, missing_spans
 from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
 from cts_dataset.protocol.roles import RoleSettings
@@ -66,16 +66,19 @@ def check_prompt(prompt: ChatPrompt, mode: AnswerMode) -> None:
                           f"this prompt is for answer mode {other}")
 
 
-def options_of(view: AnswererView) -> list[str]:
-    """What a choosing answerer may answer: the intent's phrases (the query's missing words first), unknown."""
-    return [*choices(view.fused_query, view.blurred_query, view.language), UNKNOWN]
+def options_of(view: AnswererView, missing: list[str] | None = None) -> list[str]:
+    """What a choosing answerer may answer: the intent's phrases (the query's missing words first), unknown.
+    ``missing``: the view's :func:`~.answer_choices.missing_spans`, when the caller has them already."""
+    return [*choices(view.fused_query, view.blurred_query, view.language, missing), UNKNOWN]
 
 
-def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "", mode: AnswerMode = "off") -> ChatRequest:
+def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "", mode: AnswerMode = "off",
+                     options: list[str] | None = None) -> ChatRequest:
+    """``options``: the view's :func:`options_of`, when the caller has them already."""
     prompt = settings.prompt("answerer", view.language)
     check_prompt(prompt, mode)
     if mode == "choose":
-        options = options_of(view)
+        options = options if options is not None else options_of(view)
         messages = prompt.render(fused_query=view.fused_query, question=view.question,
                                  options=" | ".join(json.dumps(o, ensure_ascii=False) for o in options))
         schema = _enum_schema(options)
@@ -116,20 +119,37 @@ def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettin
            mode: AnswerMode = "off") -> list[Answer]:
     """One answer per view, all in one model batch, guarded by ``mode`` (see :mod:`.role_guards`)."""
     tags = list(tags) or [""] * len(views)
-    requests = [answerer_request(v, settings, t, mode) for v, t in zip(views, tags, strict=True)]
+    # A choosing answerer's spans are found once per view: the request lists them, the reply is checked
+    # against them.
+    spans = [_Spans.of(v) if mode == "choose" else None for v in views]
+    requests = [answerer_request(v, settings, t, mode, s.options if s else None)
+                for v, t, s in zip(views, tags, spans, strict=True)]
     responses = model.complete(requests)
-    return [_answer_of(r, v, mode) for r, v in zip(responses, views, strict=True)]
+    return [_answer_of(r, v, mode, s) for r, v, s in zip(responses, views, spans, strict=True)]
 
 
-def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode) -> Answer:
+@dataclass(frozen=True)
+class _Spans:
+    missing: list[str]
+    options: list[str]
+
+    @staticmethod
+    def of(view: AnswererView) -> _Spans:
+        missing = missing_spans(view.fused_query, view.blurred_query, view.language)
+        return _Spans(missing, options_of(view, missing))
+
+
+def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode, spans: _Spans | None = None) -> Answer:
     if response.failed:
         return Answer(text=UNKNOWN, raw="", parsed=False, unsupported=(), error=response.error)
     answer = parse_answer(response.text, view.fused_query)
     if mode == "choose" and answer.parsed:
-        if answer.text != UNKNOWN and answer.text not in options_of(view):  # a backend that ignored the grammar
+        spans = spans or _Spans.of(view)
+        if answer.text != UNKNOWN and answer.text not in spans.options:  # a backend that ignored the grammar
             answer = replace(answer, text=UNKNOWN, replaced=answer.text)
         else:
-            span = typed_choice(view.question, answer.text, view.fused_query, view.blurred_query, view.language)
+            span = typed_choice(view.question, answer.text, view.fused_query, view.blurred_query, view.language,
+                                spans.missing, spans.options[:-1])
             answer = replace(answer, text=answer_of(view.question, span, view.fused_query, view.language))
             answer = replace(answer, unsupported=() if answer.is_unknown else unsupported_words(answer.text, view.fused_query))
     if response.finish_reason == "length" and not response.text.strip():

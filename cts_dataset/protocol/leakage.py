@@ -8,6 +8,7 @@ prompt's fixed wording.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from cts_dataset.models.base import ChatRequest
 from cts_dataset.protocol.prompts import Prompt
@@ -23,12 +24,21 @@ def leaked_words(request: ChatRequest, fused_query: str, blurred_query: str, dia
     """
     allowed = set(tokenize(blurred_query))
     allowed.update(tokenize(" ".join(protocol_values)))
+    fixed: tuple[str, ...] = ()
     if prompt is not None:
-        allowed.update(tokenize(" ".join([prompt.system, prompt.user, *(v for _, v in prompt.fragments)])))
+        fixed = (prompt.system, prompt.user, *(v for _, v in prompt.fragments))
+        allowed.update(_wording_words(" ".join(fixed)))
     for text in dialogue:
         allowed.update(tokenize(text))
     intent_only = set(tokenize(fused_query)) - allowed
     prompt_words = set()
     for message in request.messages:
-        prompt_words.update(tokenize(message.content))
+        if message.content not in fixed:  # a template without placeholders holds only allowed words
+            prompt_words.update(tokenize(message.content))
     return sorted(intent_only & prompt_words)
+
+
+@lru_cache(maxsize=64)
+def _wording_words(wording: str) -> frozenset[str]:
+    """The words of a prompt's fixed wording: the same few prompts are audited on every request."""
+    return frozenset(tokenize(wording))

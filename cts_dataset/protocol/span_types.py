@@ -49,18 +49,35 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     return frozenset(single), tuple(sorted(multi))
 
 
+@cache
+def _place_index() -> tuple[frozenset[str], dict[str, tuple[str, ...]], dict[str, tuple[frozenset[str], ...]]]:
+    """The place names indexed for lookup: one-word stems, and by their first three letters (a derived
+    form shares them); longer names as token sets, by their first token. Spans are checked against every
+    place of the corpus, so a scan of the whole list per span is what made answering slow."""
+    single, multi = _places()
+    by_prefix: dict[str, list[str]] = {}
+    for place in single:
+        by_prefix.setdefault(place[:3], []).append(place)
+    by_first: dict[str, list[frozenset[str]]] = {}
+    for name in multi:
+        by_first.setdefault(name[0], []).append(frozenset(name))
+    return (single, {k: tuple(v) for k, v in by_prefix.items()},
+            {k: tuple(v) for k, v in by_first.items()})
+
+
 def names_a_place(span: str) -> bool:
     """The span holds a place name of the corpus (or a derived form of one), or speaks of the world. A
     place word inside a longer name ("Michael Jordan") is a name, not a place."""
     tokens = set(tokenize(span))
     if tokens & _PLACE_WORDS_EN:
         return True
-    single, multi = _places()
-    if any(set(m) <= tokens for m in multi if m[0] in tokens):
+    single, by_prefix, by_first = _place_index()
+    if any(name <= tokens for first in tokens for name in by_first.get(first, ())):
         return True
     for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
         words = [t for w in run.split() for t in tokenize(w)]
-        if len(words) == 1 and any(words[0] == p or (p[:3] == words[0][:3] and same_word(words[0], p)) for p in single):
+        if len(words) == 1 and (words[0] in single
+                                or any(same_word(words[0], p) for p in by_prefix.get(words[0][:3], ()))):
             return True
     return False
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from cts_dataset.scoring.labels import CREDIT, STRICT_CREDIT, normalise_label
 
@@ -32,7 +32,11 @@ class InstanceScore:
     zero_weight: bool
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        # Every field is a scalar: no deep copy (dataclasses.asdict) is needed, and one runs per judgement.
+        return {name: getattr(self, name) for name in _SCORE_FIELDS}
+
+
+_SCORE_FIELDS = tuple(f.name for f in fields(InstanceScore))
 
 
 def score_instance(weights: Sequence[float], labels: Sequence[object]) -> InstanceScore:

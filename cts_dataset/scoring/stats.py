@@ -6,7 +6,7 @@ Both are seeded, so the same inputs and seed give the same interval and p-value 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -53,6 +53,46 @@ def bootstrap_ci(values: Sequence[float | None], confidence: float = 0.95,
                        method="percentile", rng=np.random.default_rng(seed))
     ci = result.confidence_interval
     return Interval(mean, float(ci.low), float(ci.high), int(data.size), confidence)
+
+
+@dataclass(frozen=True)
+class StatisticInterval:
+    """A percentile bootstrap confidence interval of any statistic of n resampled units (pairs, items).
+
+    ``n_undefined``: resamples on which the statistic was undefined (None), left out of the percentiles.
+    """
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    n: int
+    confidence: float
+    n_resamples: int
+    n_undefined: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def bootstrap_statistic(n: int, statistic: Callable[[np.ndarray], float | None], confidence: float = 0.95,
+                        n_resamples: int = 1000, seed: int = 0) -> StatisticInterval:
+    """Resample ``n`` units with replacement; ``statistic`` takes an index array (all of ``range(n)`` for
+    the estimate) and returns a number or None. Seeded: the same inputs give the same interval.
+
+    For statistics that are not a mean (a kappa), which :func:`bootstrap_ci` does not cover.
+    """
+    estimate = statistic(np.arange(n)) if n else None
+    if n < 2 or estimate is None:
+        return StatisticInterval(estimate, None, None, n, confidence, 0, 0)
+    rng = np.random.default_rng(seed)
+    values = [statistic(rng.integers(0, n, size=n)) for _ in range(n_resamples)]
+    defined = np.asarray([v for v in values if v is not None and not math.isnan(v)], dtype=float)
+    if defined.size == 0:
+        return StatisticInterval(estimate, None, None, n, confidence, n_resamples, n_resamples)
+    tail = 100.0 * (1.0 - confidence) / 2.0
+    low, high = np.percentile(defined, [tail, 100.0 - tail])
+    return StatisticInterval(float(estimate), float(low), float(high), n, confidence, n_resamples,
+                             n_resamples - int(defined.size))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,76 @@
+"""The fixed roles give the same records whatever else runs beside them: the real pipeline on llama.cpp
+(SmolLM2-135M playing every role, no response cache), four instances run alone and inside a larger run,
+with 1 and 4 slots and in two orders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cts_dataset.models.backends import release_backends
+from cts_dataset.models.default_model import gguf_path
+from cts_dataset.models.registry import load_model
+from cts_dataset.pipeline.config import load_config
+from cts_dataset.pipeline.experiment import Experiment
+
+# Four watched instances, and others that only share the run with them (the demo split is English).
+WATCHED = ["demo-0001", "demo-0004", "demo-0102", "demo-0147"]
+OTHERS = ["demo-0002", "demo-0005", "demo-0009", "demo-0103", "demo-0110", "demo-0015"]
+ENGINES = {1: {"n_ctx": 4096, "n_parallel": 1, "n_threads": 1}, 4: {"n_ctx": 16384, "n_parallel": 4, "n_threads": 1}}
+TEXT_FIELDS = {"clarify": ("question", "raw"), "answer": ("answer", "raw"), "rewrite": ("rewrite", "raw"),
+               "search": ("answer", "retrieved_doc_ids"), "judge": ("labels",)}
+
+
+def run(folder: Path, ids: list[str], slots: int, deterministic: bool = True) -> dict[str, str]:
+    """The watched instances' stage records (their text fields) after a cache-less run of ``ids``."""
+    model = load_model(f"llamacpp:{gguf_path()}", cache=False,
+                       engine_args={**ENGINES[slots], "deterministic": deterministic})
+    assert model.determinism["batch_invariant"] is deterministic
+    try:
+        config = load_config(preset="cpu-smoke", out_dir=folder, ids=ids, budgets=[1, 2, 3])
+        Experiment(config, models={"clarifier": model, "user_answerer": model, "rewriter": model},
+                   progress=False).run()
+    finally:
+        release_backends()  # each run starts a fresh engine: nothing carries over but the weights
+    texts = {}
+    for stage, fields in TEXT_FIELDS.items():
+        for line in (folder / f"{stage}.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record["instance"] in WATCHED:
+                key = "|".join(str(record.get(k)) for k in ("instance", "condition", "budget", "turn", "repeat"))
+                texts[f"{stage}|{key}"] = json.dumps([record.get(f) for f in fields], ensure_ascii=False)
+    return texts
+
+
+def differing(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    assert a.keys() == b.keys()
+    return [key for key in a if a[key] != b[key]]
+
+
+def test_the_fixed_roles_give_the_same_records_alone_in_a_larger_run_with_1_or_4_slots_in_any_order(tmp_path):
+    alone = run(tmp_path / "alone", WATCHED, slots=1)
+    assert sum(key.startswith("clarify|") for key in alone) == 12  # 4 instances x 3 turns were asked
+    recorded = json.loads((tmp_path / "alone" / "config.json").read_text())["identity"]["roles"]
+    assert recorded["user_answerer"]["determinism"]["batch_invariant"] is True
+    mixed = [OTHERS[0], WATCHED[2], *OTHERS[1:3], WATCHED[0], OTHERS[3], WATCHED[3], *OTHERS[4:], WATCHED[1]]
+    for name, ids, slots in (("larger, 4 slots", mixed, 4), ("larger, reversed, 4 slots", mixed[::-1], 4)):
+        assert differing(alone, run(tmp_path / name.replace(", ", "-"), ids, slots)) == [], name
+
+
+def test_the_run_identity_and_summary_say_whether_the_fixed_roles_are_reproducible():
+    from cts_dataset.models.determinism import determinism_of
+    from cts_dataset.models.scripted import ScriptedModel
+    from cts_dataset.pipeline.summary import determinism_warnings
+
+    class Batched:  # an engine that says nothing of itself, of a kind that batches
+        spec = "vllm:some/model"
+
+    assert determinism_of(ScriptedModel())["batch_invariant"] is True
+    assert determinism_of(Batched(), "vllm")["batch_invariant"] is False
+    concurrent = determinism_of(Batched(), "llamacpp", {"deterministic": False, "n_parallel": 4})
+    assert concurrent["batch_invariant"] is False and "4 requests" in concurrent["how"]
+    assert determinism_of(Batched(), "llamacpp", {})["batch_invariant"] is True
+    identity = {"roles": {"user_answerer": {"determinism": concurrent},
+                          "rewriter": {"determinism": determinism_of(Batched(), "llamacpp", {})}}}
+    shown = determinism_warnings(identity)
+    assert len(shown) == 1 and shown[0].startswith("not reproducible: the user_answerer's engine")
