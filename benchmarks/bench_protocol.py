@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -30,8 +31,8 @@ TEXT_FIELDS = {"clarify": ("question", "raw"), "answer": ("answer", "raw"), "rew
 ROLE_MODELS = ("clarifier", "user_answerer", "rewriter")
 
 
-def run_main_job(sample: int, engine: str, out_dir: Path) -> float:
-    """Runs the main job in a subprocess; returns its wall seconds."""
+def run_main_job(sample: int, engine: str, out_dir: Path) -> tuple[float, float]:
+    """Runs the main job in a subprocess; returns its wall seconds and peak RSS in GB."""
     command = [sys.executable, "-m", "cts_dataset.cli", "run", "--sample", str(sample), "--no-cache", "--quiet",
                "--out-dir", str(out_dir)]
     if engine == "concurrent":
@@ -41,7 +42,8 @@ def run_main_job(sample: int, engine: str, out_dir: Path) -> float:
         command += ["--config", str(config)]
     started = time.perf_counter()
     subprocess.run(command, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    return time.perf_counter() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # Linux: KiB
+    return time.perf_counter() - started, peak_kib / 1024 ** 2
 
 
 def role_figures(folder: Path) -> dict[str, dict[str, float]]:
@@ -94,9 +96,10 @@ def scores(folder: Path) -> dict[str, float]:
             if isinstance(row.get("restore_score_100"), dict) and row["restore_score_100"].get("mean") is not None}
 
 
-def report(folder: Path, wall_s: float | None, compare: Path | None) -> None:
+def report(folder: Path, wall_s: float | None, compare: Path | None, peak_gb: float | None = None) -> None:
     figures = role_figures(folder)
-    print(f"run folder: {folder}" + (f"; wall {wall_s:.1f} s" if wall_s is not None else ""))
+    print(f"run folder: {folder}" + (f"; wall {wall_s:.1f} s" if wall_s is not None else "")
+          + (f"; peak RSS {peak_gb:.2f} GB" if peak_gb is not None else ""))
     print("| role | calls | prompt tokens | reused | processed | output tokens | model s | s per call |")
     print("|---|---|---|---|---|---|---|---|")
     total = defaultdict(float)
@@ -128,8 +131,8 @@ def main() -> None:
         report(args.read, None, args.compare)
         return
     out_dir = args.out_dir or Path(tempfile.mkdtemp(prefix="bench-protocol-")) / "run"
-    wall = run_main_job(args.sample, args.engine, out_dir)
-    report(out_dir, wall, args.compare)
+    wall, peak = run_main_job(args.sample, args.engine, out_dir)
+    report(out_dir, wall, args.compare, peak)
 
 
 if __name__ == "__main__":

@@ -248,3 +248,14 @@ def test_llm_judge_calls_are_cached_and_a_killed_run_resumes(tmp_path):
     second = check_judge(again, pairs, n_resamples=20)
     assert again_backend.calls == [] and (second.cost.cache_hits, second.cost.cache_misses) == (6, 0)
     assert second.labels.as_dict() == report.labels.as_dict()
+
+
+def test_a_run_summary_names_an_unmeasured_judge_as_not_validated(tmp_path):
+    from cts_dataset.pipeline.summary_markdown import render_markdown
+    from cts_dataset.search.corpus_tool import CorpusSearchTool
+    from cts_dataset.search.retrieval import RetrievalSearcher
+    from tests.diagnostics_runs import run as scripted_run
+
+    summary = scripted_run(tmp_path / "r", RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25")), limit=2)
+    assert summary["judge_validation"].startswith("Judge not validated: run `ctsbench judge-check")
+    assert summary["judge_validation"] in render_markdown(summary)

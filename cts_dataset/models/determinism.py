@@ -14,7 +14,7 @@ NOT_PROMISED = {
             "in its batch-invariant mode (VLLM_BATCH_INVARIANT=1 on supported GPUs)",
     "openai": "a server decides how it batches requests; nothing here can promise the same bytes",
     "transformers": "a batch of prompts is padded together: another batch can change the sums "
-                    "(engine_args batch_size: 1 decodes each request alone)",
+                    "(batch_size: 1 removes the padding, but torch's thread count is not fixed: not measured)",
 }
 
 
@@ -34,9 +34,6 @@ def determinism_of(backend: Any, backend_kind: str = "", engine_args: dict[str, 
                                   decode_threads=int(args.get("n_threads") or DETERMINISTIC_DECODE_THREADS))
     if kind == "scripted" or type(backend).__name__ == "ScriptedModel":
         return {"batch_invariant": True, "how": "scripted replies"}
-    if kind == "transformers" and getattr(backend, "batch_size", None) == 1:
-        return {"batch_invariant": True, "how": "one request at a time (batch_size 1), on one device and "
-                                                "torch build"}
     if kind == "vllm":
         import os
 

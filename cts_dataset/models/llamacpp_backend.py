@@ -55,7 +55,8 @@ class LlamaCppModel:
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
-                 n_threads_batch: int | None = None, deterministic: bool = True, verbosity: int = -1,
+                 n_threads_batch: int | None = None, deterministic: bool = True, cache_ram_mib: int = 2048,
+                 verbosity: int = -1,
                  spec: str | None = None, **params: Any) -> None:
         try:
             import xllamacpp
@@ -81,6 +82,9 @@ class LlamaCppModel:
             options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
             options.n_ubatch = DETERMINISTIC_UBATCH
             options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
+        # Earlier prompts kept in RAM for reuse (llama.cpp's default is 8 GiB): ~11 MB a 400-token prompt
+        # of the packaged model, so 2 GiB holds a 20-instance run's prompts of every role.
+        options.cache_ram_mib = cache_ram_mib
         options.verbosity = verbosity  # -1: no per-request log lines; errors come back in the responses
         # Keep <think> blocks in the text: split_reasoning separates them as for every other backend.
         options.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE

@@ -38,7 +38,7 @@ HOSTED_ALIAS_TTL_S = 30 * 24 * 3600.0
 THROUGHPUT_ONLY_ARGS = frozenset({
     "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
     "enable_prefix_caching", "max_num_seqs", "max_num_batched_tokens", "enforce_eager", "swap_space",
-    "batch_size", "device", "disable_log_stats", "n_threads_batch", "verbosity",
+    "batch_size", "device", "disable_log_stats", "n_threads_batch", "cache_ram_mib", "verbosity",
 })
 # Not here: llama.cpp's ``n_threads`` (its decoding threads split attention sums: measured, 1 and 2
 # threads gave other answers) and ``deterministic``.

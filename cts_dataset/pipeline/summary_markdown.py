@@ -30,6 +30,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
                   + (f" ({'; '.join(hows)})" if hows else "") + ".", ""]
     if summary.get("judge_note"):
         lines += [summary["judge_note"], ""]
+    if summary.get("judge_validation"):
+        lines += [summary["judge_validation"], ""]
     rows = []
     for label, entry in summary["conditions"].items():
         score = entry["restore_score_100"]
