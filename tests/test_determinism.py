@@ -74,3 +74,19 @@ def test_the_run_identity_and_summary_say_whether_the_fixed_roles_are_reproducib
                           "rewriter": {"determinism": determinism_of(Batched(), "llamacpp", {})}}}
     shown = determinism_warnings(identity)
     assert len(shown) == 1 and shown[0].startswith("not reproducible: the user_answerer's engine")
+
+
+def test_answers_of_the_reproducible_and_the_concurrent_engine_are_cached_apart():
+    from cts_dataset.models.base import ChatRequest
+    from cts_dataset.models.cache import cache_key
+    from cts_dataset.models.registry import identity_of, resolve_spec
+
+    class Proxy:  # how a Ray actor's engine looks from the driver: a spec, no statement of its own
+        spec = "llamacpp:qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+    request = ChatRequest.of([{"role": "user", "content": "Which year?"}])
+    reproducible = identity_of(resolve_spec("qwen2.5-coder-1.5b"), Proxy(), files="f")
+    spec = resolve_spec("qwen2.5-coder-1.5b")
+    concurrent = identity_of(spec.replace(engine_args={**spec.engine_args, "deterministic": False}), Proxy(), files="f")
+    assert "one-token prompt chunks" in reproducible["engine_setting"] and "engine_setting" not in concurrent
+    assert cache_key(reproducible, request) != cache_key(concurrent, request)

@@ -92,6 +92,14 @@ def identity_of(spec: ModelSpec, backend: ChatModel, files: str | None = None) -
     ``files``: :func:`model_fingerprint` of the spec, if already known."""
     identity = {**spec.identity_fields(), "files": files or model_fingerprint(spec), "label": backend.spec,
                 "chat_template_kwargs": dict(sorted(spec.chat_template_kwargs.items()))}
+    if spec.backend in ("llamacpp", "default"):
+        from cts_dataset.models.determinism import determinism_of
+
+        # The reproducible engine answers a little otherwise than the concurrent one did: its answers are
+        # cached apart, so a run that says "reproducible" never reads an answer of the other setting.
+        promise = determinism_of(backend, spec.backend, dict(spec.engine_args))
+        if promise.get("batch_invariant"):
+            identity["engine_setting"] = promise["how"]
     query = getattr(backend, "query_servers", None)
     root = served_root(spec, query()) if spec.backend == "openai" and callable(query) else None
     if root is not None:
