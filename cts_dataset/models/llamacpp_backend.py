@@ -39,9 +39,9 @@ class LlamaCppModel:
     ``n_ctx`` is the whole KV cache, shared by ``n_parallel`` slots: each request gets
     ``max_model_len`` tokens (prompt and output), read back from the server (about ``n_ctx // n_parallel``).
     ``n_threads`` decode and ``n_threads_batch`` read prompts; both default to the cores this process may
-    use (to a fixed number in the deterministic setting). llama.cpp busy-waits its threads: more than the free cores only slows it down, and with other
-    heavy work on the same cores ``n_threads=1`` is far steadier. Other keyword arguments set
-    ``xllamacpp.CommonParams`` fields.
+    use (to a fixed number in the deterministic setting). llama.cpp busy-waits its threads: more than the
+    free cores only slows it down, and with other heavy work on the same cores ``n_threads=1`` is far
+    steadier. Other keyword arguments set ``xllamacpp.CommonParams`` fields.
 
     ``deterministic`` (the default): the same request gets the same bytes whatever else is asked, in any
     order, with any number of slots or prompt threads. Measured on this engine: sequences decoded
@@ -49,15 +49,14 @@ class LlamaCppModel:
     greedy answer in 10-20 differed), and so do prompt chunks of different sizes. So requests are served
     one at a time, with flash attention, prompts read a token at a time, by
     :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise; prompt prefixes are
-    still reused, from the slots and from llama.cpp's prompt cache in RAM. It holds for one llama.cpp build on one CPU instruction
-    set (other SIMD widths sum in another order). ``deterministic=False`` decodes ``n_parallel``
-    requests at once.
+    still reused, from the slots and from llama.cpp's prompt cache in RAM. It holds for one llama.cpp
+    build on one CPU instruction set (other SIMD widths sum in another order). ``deterministic=False``
+    decodes ``n_parallel`` requests at once.
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
                  n_threads_batch: int | None = None, deterministic: bool = True, cache_ram_mib: int = 2048,
-                 verbosity: int = -1,
-                 spec: str | None = None, **params: Any) -> None:
+                 verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
         try:
             import xllamacpp
         except ImportError as error:

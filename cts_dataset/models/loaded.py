@@ -35,10 +35,9 @@ class LoadedModel:
     ``model``, ``revision``, ``gguf_file``, the user's ``identity`` label, the answer-changing
     ``engine_args``, ``files`` (a hash of local weights; for a hub model the commit it resolves to on
     this machine, see :func:`~cts_dataset.models.weights.model_fingerprint`; else the revision or
-    ``unpinned``), ``label`` (how outputs name the model), ``engine_setting`` (llama.cpp's reproducible setting, when it
-    plays it), ``chat_template_kwargs`` (the spec's
-    defaults) and, for ``openai``, the ``structured_output`` mode and ``served``: the weights the vLLM
-    servers name as this model's ``root``, when at least one answered at load (see
+    ``unpinned``), ``label`` (how outputs name the model), ``engine_setting`` (llama.cpp's reproducible
+    setting, when it plays it), ``chat_template_kwargs`` (the spec's defaults) and, for ``openai``, the
+    ``structured_output`` mode and ``served``: the weights the vLLM servers name as this model's ``root``, when at least one answered at load (see
     :func:`~cts_dataset.models.weights.served_root`). The servers' URLs are not in it: more or other
     servers of the same weights keep the cache and the run. Engine and library versions are not in it.
 

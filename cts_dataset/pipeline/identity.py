@@ -53,12 +53,9 @@ def determinism_identity(model: Any) -> dict[str, Any] | None:
     the promise holds."""
     from cts_dataset.models.determinism import determinism_of
 
-    if model is None:
+    if model is None or not hasattr(model, "complete"):
         return None
-    stated = getattr(model, "determinism", None)
-    if isinstance(stated, dict):
-        return json.loads(json.dumps(stated, default=str))
-    return determinism_of(model) if hasattr(model, "complete") else None
+    return json.loads(json.dumps(determinism_of(model), default=str))  # a loaded model states it itself
 
 
 def check_identity(stored: dict[str, Any] | None, current: dict[str, Any], where: str) -> None:
