@@ -48,7 +48,7 @@ def served_spec(spec: ModelSpec, urls: list[str]) -> ModelSpec:
     that change answers (``dtype``, ``max_model_len``, ...: recorded in its identity, and the context
     limit) and the chat-template defaults. No API key: the servers run without one."""
     return ModelSpec(backend="openai", model=spec.model, name=spec.name, revision=spec.revision,
-                     base_urls=tuple(urls), api_key_env=None, identity=spec.identity,
+                     base_urls=tuple(urls), api_key_env=None, weights_label=spec.weights_label,
                      engine_args={k: v for k, v in spec.engine_args.items() if k not in THROUGHPUT_ONLY_ARGS},
                      chat_template_kwargs=dict(spec.chat_template_kwargs))
 

@@ -105,26 +105,29 @@ def test_write_spec_keeps_revision_answer_changing_engine_args_and_template_kwar
 
 # -- the identity and the cache key ---------------------------------------------------------------------
 
-def test_the_servers_urls_are_not_the_model_but_the_users_identity_label_tells_servers_apart(tmp_path):
+def test_the_servers_urls_are_not_the_model_but_the_users_weights_label_tells_servers_apart(tmp_path):
     with FakeOpenAIServer() as one, FakeOpenAIServer() as two:
         first, second = local(one, tmp_path), local(two, tmp_path)
         first.complete([ask("same question")])
         # Not vLLM (nothing says what they serve): one model name, one model, whichever server answers.
         assert "base_urls" not in first.identity and second.identity == first.identity
         assert second.complete([ask("same question")])[0].cached
-        other = local(two, tmp_path, identity="other-weights")
+        other = local(two, tmp_path, weights_label="other-weights")
         assert not other.complete([ask("same question")])[0].cached
         assert len(one.bodies) == len(two.bodies) == 1
 
 
-def test_the_users_identity_label_changes_the_key(tmp_path):
+def test_the_users_weights_label_changes_the_key_and_its_first_name_is_still_read(tmp_path):
     with FakeOpenAIServer() as server:
-        step_1000 = local(server, tmp_path, identity="ckpt-1000")
+        step_1000 = local(server, tmp_path, weights_label="ckpt-1000")
         step_1000.complete([ask("q")])
         assert step_1000.complete([ask("q")])[0].cached
-        step_2000 = local(server, tmp_path, identity="ckpt-2000")
+        step_2000 = local(server, tmp_path, weights_label="ckpt-2000")
         assert step_2000.identity["identity"] == "ckpt-2000"
         assert not step_2000.complete([ask("q")])[0].cached and len(server.bodies) == 2
+        # A config.json written before the rename names the label `identity`: the same model, the same key.
+        older = local(server, tmp_path, identity="ckpt-2000")
+        assert older.model_spec.weights_label == "ckpt-2000" and older.complete([ask("q")])[0].cached
 
 
 def test_a_vllm_servers_weights_path_is_part_of_the_identity(tmp_path):

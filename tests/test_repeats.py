@@ -54,9 +54,9 @@ def repeated(tmp_path_factory) -> Path:
 
 
 def test_the_summary_the_diagnostics_the_frame_and_the_ranking_agree(repeated):
-    from cts_dataset.diagnostics.runfolder import load_run as read_run
+    from cts_dataset.diagnostics.runfolder import read_run
     from cts_dataset.pipeline.store import RunStore
-    from cts_dataset.pipeline.summary import instance_scores
+    from cts_dataset.pipeline.summary import scores_in_order
     from cts_dataset.report.frame import condition_means, load_run
     from cts_dataset.report.ranking import instance_scores as ranking_scores
     from cts_dataset.scoring.restore import mean_score
@@ -68,7 +68,7 @@ def test_the_summary_the_diagnostics_the_frame_and_the_ranking_agree(repeated):
     try:
         for k in (1, 2):
             label = f"clarify@{k}"
-            summary = instance_scores(store, folder.instances, "clarify", k, 2)
+            summary = scores_in_order(store, folder.instances, "clarify", k, 2)
             diagnostics = [folder.instance_score(i.id, "clarify", k) for i in folder.instances]
             assert summary == diagnostics
             by_instance = {i.id: s for i, s in zip(folder.instances, summary, strict=True) if s is not None}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cts_dataset.diagnostics.runfolder import Run, load_run, read_jsonl
+from cts_dataset.diagnostics.runfolder import Run, read_jsonl, read_run
 from cts_dataset.log import LogError
 from cts_dataset.pipeline.dialogue import DialogueKey, history, turns_done
 from cts_dataset.pipeline.store import RunStore
@@ -42,7 +42,7 @@ def lines(path: Path) -> list[dict]:
 def same_dialogues(folder: Path) -> int:
     """Assert the pipeline's and the diagnostics' dialogues agree for every instance, k and repeat;
     returns how many dialogues are done."""
-    found = load_run(folder)
+    found = read_run(folder)
     store = RunStore(folder)
     done = 0
     try:
@@ -80,7 +80,7 @@ def test_a_declining_clarifier_with_the_budget_shown_ends_its_dialogues_alike(tm
     folder = tmp_path / "run"
     run(folder, searcher, models, limit=2, budgets=[1, 3], show_budget=True)
     assert same_dialogues(folder) == 4
-    found: Run = load_run(folder)
+    found: Run = read_run(folder)
     turns = found.dialogue(found.instances[0].id, 3, 0)
     assert turns is not None and [t.status for t in turns] == ["answered", "declined"]
 

@@ -13,7 +13,7 @@ from cts_dataset.diagnostics.llm import agreement
 from cts_dataset.diagnostics.questions import asked_turns, question_types
 from cts_dataset.diagnostics.rules import NAME as RULES
 from cts_dataset.diagnostics.rules import classify
-from cts_dataset.diagnostics.runfolder import Run, load_run, rate
+from cts_dataset.diagnostics.runfolder import Run, rate, read_run
 from cts_dataset.diagnostics.search_stats import search_stats
 from cts_dataset.diagnostics.types import QUESTION_TYPES
 from cts_dataset.diagnostics.utility import (
@@ -46,8 +46,8 @@ def diagnose(folder: Path, instances: Sequence[Instance] | None = None,
              llm_classifier: Classifier | None = None,
              records: Mapping[str, dict[str, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """The diagnostics of a run folder (see the package docstring for the keys); ``records``: the stage
-    records its writer holds (:func:`~.runfolder.load_run`)."""
-    run = load_run(Path(folder), instances, records)
+    records its writer holds (:func:`~.runfolder.read_run`)."""
+    run = read_run(Path(folder), instances, records)
     types = RuleTypes()
     found: dict[str, Any] = {"version": VERSION, "run": _run_facts(run), "errors": run.errors()}
     if "clarify" in run.conditions:

@@ -181,7 +181,7 @@ class Run:
         return instance_means((instance, self.score(instance, condition, budget, r)) for r in rounds).get(instance)
 
 
-def load_run(folder: Path, instances: Sequence[Instance] | None = None,
+def read_run(folder: Path, instances: Sequence[Instance] | None = None,
              records: Mapping[str, dict[str, dict[str, Any]]] | None = None) -> Run:
     """Read a run folder; without ``instances``, load those its config names (honouring the limit).
     ``records``: the stage records by key as the writer of the folder holds them (its

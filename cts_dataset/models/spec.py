@@ -55,11 +55,11 @@ class ModelSpec:
     (else ``https://api.openai.com/v1``) with the key in ``$OPENAI_API_KEY``. An explicit local URL with no
     ``api_key_env`` sends the placeholder key ``EMPTY`` (``vllm serve`` accepts any).
 
-    ``identity``: a name of your own for the weights behind the model name (``ckpt-step-2000``), part of the
-    cache key and run identity. ``structured_output``: what the server accepts for a JSON schema
+    ``weights_label``: a name of your own for the weights behind the model name (``ckpt-step-2000``), part of
+    the cache key and run identity (older configs call it ``identity``; that name is still read). ``structured_output``: what the server accepts for a JSON schema
     (``json_schema``; ``json_object``: JSON mode with the schema in the system message; ``none``: the
     schema as text only). ``cache_ttl_s``: how long cached answers stay valid; ``None`` means 30 days for
-    a hosted alias (no revision or identity, a non-local URL) and forever otherwise; ``.inf`` is forever.
+    a hosted alias (no revision or weights label, a non-local URL) and forever otherwise; ``.inf`` is forever.
     For ``openai`` specs, ``engine_args`` describe the server (``dtype``, ``max_model_len``): they are
     recorded in the identity and ``max_model_len`` is the context limit.
     """
@@ -76,7 +76,7 @@ class ModelSpec:
     timeout_s: float = 120.0
     max_retries: int = 4
     gguf_file: str | None = None
-    identity: str | None = None
+    weights_label: str | None = None
     structured_output: StructuredMode = "json_schema"
     cache_ttl_s: float | None = None
 
@@ -111,14 +111,15 @@ class ModelSpec:
         For ``openai`` the structured-output mode counts too, but not the base URLs: which servers answer
         does not change the weights (what a vLLM server serves is checked at load, as ``served`` in
         :attr:`cts_dataset.models.registry.LoadedModel.identity`; servers that are not vLLM are told apart
-        by the spec's ``identity`` label). The chat-template defaults are left out here (one engine serves
+        by the spec's ``weights_label``). The chat-template defaults are left out here (one engine serves
         roles with different defaults)."""
         fields: dict[str, Any] = {
             "backend": self.backend,
             "model": self.model,
             "revision": self.revision,
             "gguf_file": self.gguf_file,
-            "identity": self.identity,
+            # Stored under the field's first name, so cache keys made before the rename still match.
+            "identity": self.weights_label,
             "engine_args": {k: v for k, v in sorted(self.engine_args.items()) if k not in THROUGHPUT_ONLY_ARGS},
         }
         if self.backend == "openai":
@@ -131,7 +132,7 @@ class ModelSpec:
     @property
     def hosted_alias(self) -> bool:
         """An ``openai`` model named only by an alias on a non-local server: its answers may change."""
-        return (self.backend == "openai" and not self.revision and not self.identity
+        return (self.backend == "openai" and not self.revision and not self.weights_label
                 and any(urlsplit(u).hostname not in LOCAL_HOSTS for u in self.base_urls))
 
     @property
@@ -218,6 +219,8 @@ def _matching_entry(entries: dict[str, ModelSpec], backend: str, model: str) -> 
 
 
 def _normalise(data: dict[str, Any]) -> dict[str, Any]:
+    if "identity" in data and "weights_label" not in data:  # the field's first name (older config.json files)
+        data["weights_label"] = data.pop("identity")
     if isinstance(data.get("cache_ttl_s"), str):  # YAML reads ".inf" as a float, JSON writes "inf"
         data["cache_ttl_s"] = float(data["cache_ttl_s"])
     if isinstance(data.get("base_urls"), str):

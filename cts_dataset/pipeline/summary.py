@@ -43,7 +43,7 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def instance_scores(store: RunStore, instances: Sequence[Instance], condition: str, budget: int | None,
+def scores_in_order(store: RunStore, instances: Sequence[Instance], condition: str, budget: int | None,
                     repeats: int, field: str = "restore_score_100") -> list[float | None]:
     """One score per instance, in order (None: unscored); for clarify@k with repeats, the mean over the
     repeats judged (:func:`~cts_dataset.scoring.repeats.instance_means`)."""
@@ -174,15 +174,15 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
     config, instances = run.config, run.instances
     conditions: dict[str, Any] = {}
     per_label: dict[str, list[float | None]] = {}
-    baseline = instance_scores(store, instances, "baseline", None, 1) if "baseline" in config.conditions else None
+    baseline = scores_in_order(store, instances, "baseline", None, 1) if "baseline" in config.conditions else None
     for label, condition, budget in condition_names(config):
-        scores = per_label[label] = instance_scores(store, instances, condition, budget, config.repeats)
+        scores = per_label[label] = scores_in_order(store, instances, condition, budget, config.repeats)
         rounds = range(config.repeats) if condition == "clarify" else range(1)
         judged = [r for i in instances for rep in rounds if (r := _judged(store, i, condition, budget, rep))]
         entry: dict[str, Any] = {
             "restore_score_100": bootstrap_ci(scores).as_dict(),
-            "strict_100": _mean(instance_scores(store, instances, condition, budget, config.repeats, "strict_100")),
-            "unweighted_100": _mean(instance_scores(store, instances, condition, budget, config.repeats, "unweighted_100")),
+            "strict_100": _mean(scores_in_order(store, instances, condition, budget, config.repeats, "strict_100")),
+            "unweighted_100": _mean(scores_in_order(store, instances, condition, budget, config.repeats, "unweighted_100")),
             "instances": len(instances),
             "scored_instances": sum(1 for s in scores if s is not None),
             "unscored_instances": sum(1 for s in scores if s is None),

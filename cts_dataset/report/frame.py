@@ -186,7 +186,7 @@ def to_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
 def load_run(folder: str | Path, instances: Sequence[Instance] | None = None, name: str | None = None) -> pd.DataFrame:
     """The rows of a run folder (see ``COLUMNS``). ``instances`` default to those its config names;
     ``name`` (the ``run`` column) defaults to the folder's name."""
-    from cts_dataset.diagnostics.runfolder import load_run as read_run
+    from cts_dataset.diagnostics.runfolder import read_run
 
     folder = Path(folder)
     run = read_run(folder, instances)

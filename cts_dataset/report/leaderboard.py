@@ -107,7 +107,7 @@ def protocol_differences(runs: Sequence[RunInfo]) -> list[str]:
     return found
 
 
-def read_run(folder: Path, name: str | None = None) -> RunInfo:
+def read_run_info(folder: Path, name: str | None = None) -> RunInfo:
     from cts_dataset.report.frame import clarifier_label, load_run
 
     folder = Path(folder)
@@ -153,7 +153,7 @@ def read_runs(folders: Sequence[Path], allow_mixed: bool = False) -> tuple[list[
     labels = [_clarifier_of(Path(f)) for f in folders]
     names = [label if labels.count(label) == 1 else f"{label} [{Path(f).name}]" for f, label in zip(folders, labels, strict=True)]
     names = [n if names.count(n) == 1 else f"{n} #{i + 1}" for i, n in enumerate(names)]
-    runs = [read_run(Path(f), n) for f, n in zip(folders, names, strict=True)]
+    runs = [read_run_info(Path(f), n) for f, n in zip(folders, names, strict=True)]
     warnings = []
     differing = protocol_differences(runs)
     if differing:
