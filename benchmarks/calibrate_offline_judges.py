@@ -9,7 +9,13 @@ For each judge, the (partial, full) threshold pair on a 0.01 grid that maximises
 recall over these three is printed with its confusion table. A fourth set is only reported, never fitted:
 - related: the nugget against the best BM25 match in the corpus that is not a source (a neighbouring
            article). Its true labels are mixed (some neighbours restate the fact, e.g. Honshu's article
-           names Java the most populous island), so it shows how often such text earns credit. Run: python benchmarks/calibrate_offline_judges.py
+           names Java the most populous island), so it shows how often such text earns credit.
+Run: python benchmarks/calibrate_offline_judges.py
+
+With ``--pairs`` (the shipped calibration set when no file is given) the thresholds are fitted instead on
+the labelled pairs of the dev split, the distinct (query, output, nugget) once each, by the same rule; the
+held-out figures come from ``ctsbench judge-check`` (``benchmarks/judge_agreement.py``). The shipped
+thresholds are the ``--pairs`` fit.
 """
 
 from __future__ import annotations
@@ -72,12 +78,27 @@ def report(name: str, expected: list[str], values: list[float], partial: float, 
     table = Counter((e, label_for(v, full, partial)) for e, v in zip(expected, values))
     print(f"  {name}: partial >= {partial:.2f}, full >= {full:.2f}")
     print("    expected -> judged " + "  ".join(f"{c:>7}" for c in CLASSES))
-    for e in (*CLASSES, "related"):
+    for e in (*CLASSES, *(["related"] if "related" in expected else [])):
         print(f"    {e:>17}  " + "  ".join(f"{table[(e, c)]:>7}" for c in CLASSES))
 
 
+def labelled_cases(path: str | None, split: str = "dev") -> list[tuple[str, str, str]]:
+    """(label, nugget, output) of the distinct pairs of one split of a labelled pairs file."""
+    from cts_dataset.judges.check import distinct_pairs
+    from cts_dataset.judges.pairs import default_pairs_path, read_pairs
+
+    pairs = read_pairs(path or default_pairs_path()).select(split)
+    return [(pairs[i].label, pairs[i].nugget, pairs[i].output) for i in distinct_pairs(pairs)]
+
+
 def main() -> None:
-    triples = cases()
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", nargs="?", const="", default=None,
+                        help="fit on a labelled pairs file's dev split (no value: the shipped set)")
+    args = parser.parse_args()
+    triples = cases() if args.pairs is None else labelled_cases(args.pairs or None)
     expected = [e for e, _, _ in triples]
     items = [JudgeItem(answer=a, nuggets=(n,)) for _, n, a in triples]
     print(f"{len(triples)} cases: {dict(Counter(expected))}")
@@ -85,6 +106,8 @@ def main() -> None:
         values = [j.evidence[0] if j.evidence[0] is not None else 0.0 for j in judge.judge(items)]
         for label in (*CLASSES, "related"):
             chosen = sorted(v for e, v in zip(expected, values) if e == label)
+            if not chosen:
+                continue
             quartiles = [chosen[int(q * (len(chosen) - 1))] for q in (0.1, 0.25, 0.5, 0.75, 0.9)]
             print(f"{judge.name} {label:>7}: p10/p25/p50/p75/p90 = " + " / ".join(f"{q:.2f}" for q in quartiles))
         fitted = [(e, v) for e, v in zip(expected, values) if e in CLASSES]

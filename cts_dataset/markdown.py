@@ -26,22 +26,6 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]
     return [line(headers), "|" + "---|" * len(headers), *(line(row) for row in rows)]
 
 
-AGREEMENT_TABLE = "judges/calibration/agreement.json"  # judge name -> its measured agreement (judge-check)
-
-
-def judge_validation(judge_name: str) -> str:
-    """What the judge's measured agreement with careful labels is, or that it has none."""
-    import json
-    from importlib import resources
-
-    path = resources.files("cts_dataset").joinpath(AGREEMENT_TABLE)
-    table_rows = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    row = table_rows.get(judge_name)
-    if not row:
-        return "Judge not validated: run `ctsbench judge-check --judge SPEC` to measure it against labelled pairs."
-    return f"Judge validated: {row['summary']} ({row['pairs']})."
-
-
 def offline_judge_note(judge_name: str) -> str | None:
     """The caveat printed under the numbers of an offline judge; None for any other judge."""
     return OFFLINE_NOTE.format(judge=judge_name) if judge_name in OFFLINE_JUDGES else None

@@ -21,12 +21,13 @@ from tests.scripted_roles import make_models
 REGION_QUESTION = "Which country or region do you mean?"
 
 
-def run(folder: Path, searcher: Any, models: dict[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
+def run(folder: Path, searcher: Any, models: dict[str, Any] | None = None, judge: Any = None,
+        **overrides: Any) -> dict[str, Any]:
     # The hand counts assume the scripted answer is the answer: the free-form answerer forwards it as given
     # (answer mode choose would check a pick against the question's type).
     config = load_config(out_dir=folder, **{"limit": 6, "answer_mode": "replace", "prompts": {"user_answerer": "v2"},
                                             **overrides})
-    return Experiment(config, models=models or make_models(), searcher=searcher, judge=LexicalJudge(),
+    return Experiment(config, models=models or make_models(), searcher=searcher, judge=judge or LexicalJudge(),
                       progress=False).run()
 
 

@@ -170,7 +170,32 @@ def test_splits_default_to_heldout_and_grouping_keeps_each_pairs_label(tmp_path)
     assert check_judge(make_judge("constant:none"), read_pairs(path), "all", n_resamples=10).n_pairs == 3
     pairs = [LabelledPair("o", "a", "full"), LabelledPair("p", "b", "none"), LabelledPair("o", "c", "none")]
     assert [(job.answer, job.nuggets, members) for job, members in group_jobs(pairs)] == [
-        ("o", ("a", "c"), [0, 2]), ("p", ("b",), [1])]
+        ("o", ("a", "c"), [[0], [2]]), ("p", ("b",), [[1]])]
+
+
+def test_a_pair_that_several_systems_share_is_judged_once_and_counted_once(tmp_path):
+    # Two systems returned the same output: its pairs are one labelled fact each, listed under both.
+    path = tmp_path / "shared.jsonl"
+    write_pairs(path, [{"output": "o", "nugget": "a", "label": "full", "system": "s1", "instance": "i"},
+                       {"output": "o", "nugget": "b", "label": "none", "system": "s1", "instance": "i"},
+                       {"output": "o", "nugget": "a", "label": "full", "system": "s2", "instance": "i"},
+                       {"output": "o", "nugget": "b", "label": "none", "system": "s2", "instance": "i"},
+                       {"output": "p", "nugget": "a", "label": "partial", "system": "s3", "instance": "i"}])
+    seen = []
+
+    class Recording:
+        name = "recording"
+
+        def judge(self, items):
+            seen.extend(n for item in items for n in item.nuggets)
+            return [Judgement(labels=["full"] * len(item.nuggets)) for item in items]
+
+    report = check_judge(Recording(), read_pairs(path), "all", n_resamples=10)
+    assert sorted(seen) == ["a", "a", "b"]  # (o, a), (o, b), (p, a): each distinct pair once
+    assert (report.n_pairs, report.n_lines) == (3, 5) and report.cost.n_pairs == 3
+    assert report.label_counts == {"full": 1, "partial": 1, "none": 1}
+    assert report.labels.confusion["none"]["full"] == 1 and report.labels.n_compared == 3
+    assert report.runs.n_systems == 3  # the ranking still sees every system's lines
 
 
 def test_cli_in_a_subprocess(tmp_path):
@@ -183,7 +208,7 @@ def test_cli_in_a_subprocess(tmp_path):
     text = CliRunner().invoke(_main(), ["judge-check", "--judge", "constant:partial", "--pairs", str(path)])
     assert text.exit_code == 0, text.output
     assert "judge: constant:partial" in text.output and read_pairs(path).sha256[:12] in text.output
-    assert "weighted kappa (linear weights)" in text.output and "human \\ judge" in text.output
+    assert "weighted kappa (linear weights)" in text.output and "label \\ judge" in text.output
 
 
 def test_cli_without_a_shipped_set_says_so_with_exit_2(tmp_path):
@@ -248,14 +273,3 @@ def test_llm_judge_calls_are_cached_and_a_killed_run_resumes(tmp_path):
     second = check_judge(again, pairs, n_resamples=20)
     assert again_backend.calls == [] and (second.cost.cache_hits, second.cost.cache_misses) == (6, 0)
     assert second.labels.as_dict() == report.labels.as_dict()
-
-
-def test_a_run_summary_names_an_unmeasured_judge_as_not_validated(tmp_path):
-    from cts_dataset.pipeline.summary_markdown import render_markdown
-    from cts_dataset.search.corpus_tool import CorpusSearchTool
-    from cts_dataset.search.retrieval import RetrievalSearcher
-    from tests.diagnostics_runs import run as scripted_run
-
-    summary = scripted_run(tmp_path / "r", RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25")), limit=2)
-    assert summary["judge_validation"].startswith("Judge not validated: run `ctsbench judge-check")
-    assert summary["judge_validation"] in render_markdown(summary)

@@ -1,4 +1,4 @@
-"""`ctsbench judge-check`: measure a coverage judge against human-labelled (output, nugget) pairs."""
+"""`ctsbench judge-check`: measure a coverage judge against labelled (output, nugget) pairs."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         _identity_line(report),
         (f"pairs: {report['pairs_file']} (sha256 {report['pairs_sha256']}), split {report['split']}: "
-         f"{report['n_pairs']} pairs ({counts})"), "",
+         f"{report['n_pairs']} distinct pairs ({counts}), {report['n_lines']} lines"), "",
         *table(["metric", "value"], [
             ["accuracy", f"{fmt(accuracy, 1)}% of {labels['n_compared']} labelled pairs"],
             [f"weighted kappa ({labels['kappa_weights']} weights)", kappa],
@@ -49,8 +49,8 @@ def render(report: dict[str, Any]) -> str:
             ["seconds per label", f"{fmt(cost['seconds_per_label'], 4)} ({fmt(cost['seconds'], 2)} s{calls})"],
             ["unscored by the judge", str(labels["n_unscored"])],
         ]), "",
-        "confusion (rows = human label, columns = judge label):",
-        *table(["human \\ judge", *ORDERED_LABELS],
+        "confusion (rows = reference label, columns = judge label):",
+        *table(["label \\ judge", *ORDERED_LABELS],
                [[h, *(labels["confusion"][h][j] for j in ORDERED_LABELS)] for h in ORDERED_LABELS]), "",
         *table(["label", "precision", "recall"],
                [[label, fmt(labels["precision"][label], 3), fmt(labels["recall"][label], 3)] for label in ORDERED_LABELS]),
@@ -71,7 +71,7 @@ def render(report: dict[str, Any]) -> str:
 def judge_check(judge_spec: str, pairs_path: Path | None, split: str | None, judge_prompt: str | None,
                 as_json: bool, out: Path | None) -> None:
     """Accuracy, linear-weighted kappa (bootstrap 95% CI), confusion, per-label precision/recall, restore
-    bias and system-ranking agreement of a judge against human labels, with its cost per label.
+    bias and system-ranking agreement of a judge against reference labels, with its cost per label.
 
     LLM judge calls go through the model's response cache: a rerun, or a run after a kill, sends only
     what the cache lacks.

@@ -1,4 +1,4 @@
-"""Measure a coverage judge against human-labelled (output, nugget) pairs: what ``ctsbench judge-check`` runs.
+"""Measure a coverage judge against labelled (output, nugget) pairs: what ``ctsbench judge-check`` runs.
 
 Pairs that share an output and a query become one :class:`~cts_dataset.judges.base.JudgeItem` with
 several nuggets (an LLM judge labels a few per call). The judge runs through
@@ -74,17 +74,26 @@ class _Calls:
 
 
 def group_jobs(pairs: Sequence[LabelledPair]) -> list[tuple[JudgeJob, list[int]]]:
-    """One judge job per distinct (output, query), with the indices of its pairs in nugget order."""
-    groups: dict[tuple[str, str], list[int]] = {}
+    """One judge job per distinct (output, query) with its distinct nuggets, and per nugget of the job the
+    indices of the pairs it labels: a pair that several systems share is judged once."""
+    groups: dict[tuple[str, str], dict[str, list[int]]] = {}
     for i, pair in enumerate(pairs):
-        groups.setdefault((pair.output, pair.query), []).append(i)
+        groups.setdefault((pair.output, pair.query), {}).setdefault(pair.nugget, []).append(i)
     jobs = []
-    for (output, query), members in groups.items():
+    for (output, query), nuggets in groups.items():
         key = hashlib.sha256(json.dumps([query, output], ensure_ascii=False).encode()).hexdigest()[:12]
-        jobs.append((JudgeJob(id=f"pairs-{key}", query=query, answer=output,
-                              nuggets=tuple(pairs[i].nugget for i in members),
-                              weights=tuple(pairs[i].weight for i in members)), members))
+        members = list(nuggets.values())
+        jobs.append((JudgeJob(id=f"pairs-{key}", query=query, answer=output, nuggets=tuple(nuggets),
+                              weights=tuple(pairs[m[0]].weight for m in members)), members))
     return jobs
+
+
+def distinct_pairs(pairs: Sequence[LabelledPair]) -> list[int]:
+    """The index of each distinct (query, output, nugget)'s first pair: what the label metrics count."""
+    first: dict[tuple[str, str, str], int] = {}
+    for i, pair in enumerate(pairs):
+        first.setdefault((pair.query, pair.output, pair.nugget), i)
+    return sorted(first.values())
 
 
 def run_judge(judge: CoverageJudge, pairs: Sequence[LabelledPair], batch_items: int = 16,
@@ -99,21 +108,23 @@ def run_judge(judge: CoverageJudge, pairs: Sequence[LabelledPair], batch_items: 
     stats = getattr(getattr(judge, "model", None), "stats", None)
     before = (stats.hits, stats.misses) if stats is not None else None
     started = time.perf_counter()
-    with tqdm(total=len(pairs), desc=f"judging ({judge.name})", unit="pair", disable=not progress) as bar:
+    with tqdm(total=sum(len(job.nuggets) for job, _ in jobs), desc=f"judging ({judge.name})", unit="pair",
+              disable=not progress) as bar:
         for start in range(0, len(jobs), max(1, batch_items)):
             batch = jobs[start:start + max(1, batch_items)]
             # judge_items appends call records to any log with append(records)
             records = judge_items(judge, [job for job, _ in batch], calls)  # type: ignore[arg-type]
             for (job, members), record in zip(batch, records, strict=True):
                 errors += record["errors"]
-                for i, label in zip(members, scorable_labels(record["labels"], record["errors"]), strict=True):
-                    labels[i] = label
+                for shared, label in zip(members, scorable_labels(record["labels"], record["errors"]), strict=True):
+                    for i in shared:
+                        labels[i] = label
                 bar.update(len(members))
     seconds = time.perf_counter() - started
     hits = misses = None
     if stats is not None and before is not None:
         hits, misses = stats.hits - before[0], stats.misses - before[1]
-    cost = JudgeCost(seconds, len(pairs), len(jobs), len(calls.records),
+    cost = JudgeCost(seconds, sum(len(job.nuggets) for job, _ in jobs), len(jobs), len(calls.records),
                      sum(int(c.get("prompt_tokens") or 0) for c in calls.records),
                      sum(int(c.get("completion_tokens") or 0) for c in calls.records), hits, misses)
     return JudgeRun(tuple(labels), cost, tuple(errors))
@@ -130,7 +141,8 @@ class CheckReport:
     pairs_file: str
     pairs_sha256: str  # first 12 hex digits of the file's SHA-256
     split: str
-    n_pairs: int
+    n_pairs: int  # distinct (query, output, nugget): what the label metrics count
+    n_lines: int  # pairs as the file lists them, one per system that produced the output: the ranking's
     label_counts: dict[str, int]
     labels: LabelMetrics
     bias: RestoreBias
@@ -161,16 +173,18 @@ def check_judge(judge: CoverageJudge, pairs_file: PairsFile, split: str | None =
         raise ValueError(f"{pairs_file.path}: no pair in split {split!r}")
     run = run_judge(judge, pairs, batch_items=batch_items, progress=progress)
     human = [p.label for p in pairs]
+    distinct = distinct_pairs(pairs)
     weights = [p.weight for p in pairs]
     # An instance id names one output per system: the same id under two systems is two instances.
     instances = [None if p.instance is None else (p.system, p.instance) for p in pairs]
-    counts = Counter(human)
+    counts = Counter(human[i] for i in distinct)
     prompt_id, prompt_hash = judge_prompt(judge)
     return CheckReport(
         judge=judge.name, judge_identity=judge_identity(judge), judge_prompt=prompt_id, judge_prompt_hash=prompt_hash,
-        pairs_file=pairs_file.path, pairs_sha256=pairs_file.sha256[:12], split=split, n_pairs=len(pairs),
-        label_counts={label: counts.get(label, 0) for label in LABELS},
-        labels=label_metrics(human, run.labels, seed=seed, n_resamples=n_resamples),
+        pairs_file=pairs_file.path, pairs_sha256=pairs_file.sha256[:12], split=split, n_pairs=len(distinct),
+        n_lines=len(pairs), label_counts={label: counts.get(label, 0) for label in LABELS},
+        labels=label_metrics([human[i] for i in distinct], [run.labels[i] for i in distinct],
+                             seed=seed, n_resamples=n_resamples),
         bias=restore_bias(human, run.labels, weights, instances),
         runs=run_agreement(human, run.labels, weights, [p.system for p in pairs], instances),
         cost=run.cost, judge_errors=run.errors,

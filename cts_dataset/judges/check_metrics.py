@@ -1,4 +1,4 @@
-"""How far a judge's labels agree with human labels: pure functions over label lists.
+"""How far a judge's labels agree with reference labels (a labelled set): pure functions over label lists.
 
 ``human`` labels are always set; a ``judged`` label of None is unscored (a judge failure): counted and
 left out of every metric, on both sides. Labels are ordered none < partial < full
@@ -53,7 +53,7 @@ def label_metrics(human: Sequence[Label], judged: Sequence[Label | None], seed: 
     """Accuracy, linear-weighted kappa with a bootstrap 95% CI over pairs, unweighted kappa, the 3x3
     confusion matrix and per-label precision / recall."""
     if len(human) != len(judged):
-        raise ValueError(f"{len(human)} human labels but {len(judged)} judge labels")
+        raise ValueError(f"{len(human)} reference labels but {len(judged)} judge labels")
     matrix = confusion_matrix(human, judged)
     n = int(matrix.sum())
     index = {label: i for i, label in enumerate(ORDERED_LABELS)}

@@ -1,4 +1,4 @@
-"""Human-labelled (search output, nugget) pairs: the file ``ctsbench judge-check`` measures a judge against.
+"""Labelled (search output, nugget) pairs: the file ``ctsbench judge-check`` measures a judge against.
 
 One JSON object a line: ``output``, ``nugget``, ``label`` (full | partial | none) are required;
 ``query``, ``system``, ``instance``, ``id``, ``reason`` (strings), ``weight`` (a number >= 0, default 1)
@@ -32,7 +32,7 @@ def default_pairs_path() -> Path:
 
 @dataclass(frozen=True)
 class LabelledPair:
-    """One search output, one nugget and the human label of how well the output covers it."""
+    """One search output, one nugget and the reference label of how well the output covers it."""
 
     output: str
     nugget: str

@@ -168,7 +168,8 @@ def _repeat_spread(store: RunStore, instances: Sequence[Instance], budget: int, 
 
 def summarise(run: Any, store: RunStore) -> dict[str, Any]:
     """The summary of a run (``run`` is the Experiment: config, instances, models, searcher, judge)."""
-    from cts_dataset.markdown import judge_validation, offline_judge_note
+    from cts_dataset.judges.agreement import judge_validation
+    from cts_dataset.markdown import offline_judge_note
     from cts_dataset.scoring.stats import bootstrap_ci, paired_test
 
     config, instances = run.config, run.instances
@@ -213,7 +214,7 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         "judge": judge_name,
         "judge_prompt": _judge_prompt(judge),
         "judge_note": offline_judge_note(judge_name or ""),
-        "judge_validation": judge_validation(judge_name or ""),
+        "judge_validation": judge_validation(judge if isinstance(judge, dict) else None),
         "preset": config.preset,
         "dataset": config.dataset,
         "dataset_revision": run.run_identity["dataset_revision"],

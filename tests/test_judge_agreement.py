@@ -1,0 +1,78 @@
+"""The shipped calibration set and agreement table: what they hold, and how a run's summary reads them."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cts_dataset.judges import make_judge
+from cts_dataset.judges.agreement import NOT_VALIDATED, fingerprint, judge_validation, load_table, row_for
+from cts_dataset.judges.check import distinct_pairs
+from cts_dataset.judges.lexical import LexicalJudge
+from cts_dataset.judges.pairs import SHIPPED_PAIRS, read_pairs
+from cts_dataset.scoring.judging import judge_identity
+
+SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl"
+OFFLINE_ROWS = ("lexical", "embedding", "constant:full", "constant:partial", "constant:none")
+
+
+def test_a_judge_is_found_by_what_changes_its_labels_not_by_its_name():
+    table = {"rows": [{"row": "lexical", "fingerprint": fingerprint(LexicalJudge().identity())}]}
+    assert row_for(LexicalJudge().identity(), table)["row"] == "lexical"
+    assert row_for(LexicalJudge(full=0.95).identity(), table) is None
+    llm = {"name": "llm", "kind": "llm", "prompt": {"id": "coverage-v1", "hash": "ab"},
+           "model": {"spec": "default", "identity": {"files": "f1"}}}
+    resolved = {**llm, "model": {"spec": "llamacpp:qwen", "identity": {"files": "f1"}}}
+    other_prompt = {**llm, "prompt": {"id": "coverage-v1", "hash": "cd"}}
+    assert fingerprint(llm) == fingerprint(resolved)  # one model, two spellings of it
+    assert fingerprint(llm) != fingerprint(other_prompt)
+    assert fingerprint({**llm, "model": {"spec": "default", "identity": {"files": "f2"}}}) != fingerprint(llm)
+
+
+def test_the_shipped_calibration_set_has_the_size_the_mix_and_the_panel_it_promises():
+    pairs = read_pairs(SHIPPED_PAIRS)
+    distinct = [pairs.pairs[i] for i in distinct_pairs(pairs.pairs)]
+    assert len(distinct) >= 600
+    assert min(Counter(p.label for p in distinct).values()) >= 100 and len({p.label for p in distinct}) == 3
+    assert all(p.reason and p.split in ("dev", "heldout") and p.system and p.instance for p in pairs.pairs)
+    # Both splits hold whole instances: no instance is in both.
+    splits = {}
+    for p in pairs.pairs:
+        assert splits.setdefault(p.instance, p.split) == p.split, p.instance
+    heldout = pairs.select("heldout")
+    assert len({p.system for p in heldout}) >= 8
+    assert {"bm25:baseline", "bm25:oracle"} <= {p.system for p in heldout}
+    assert any(p.system.startswith("react:") for p in heldout)  # agent answers, not only passages
+    second = read_pairs(SECOND_PASS)
+    assert len(second.pairs) >= 150
+    shipped = {(p.query, p.output, p.nugget) for p in distinct}
+    assert all((p.query, p.output, p.nugget) in shipped for p in second.pairs)
+
+
+def test_the_table_measures_the_shipped_judges_as_they_are_today():
+    # A changed threshold or prompt without a new judge-check run would leave the table describing
+    # another judge: the row would no longer be found.
+    table = load_table()
+    assert table["pairs"]["sha256"] == read_pairs(SHIPPED_PAIRS).sha256[:12]
+    names = {row["row"] for row in table["rows"]}
+    assert set(OFFLINE_ROWS) <= names and "second annotator (blind)" in names
+    for spec in OFFLINE_ROWS:
+        row = row_for(judge_identity(make_judge(spec)), table)
+        assert row is not None and row["row"] == spec and row["split"] == "heldout", spec
+        assert row["n_pairs"] >= 250 and -1 <= row["weighted_kappa"] <= 1
+
+
+def test_a_runs_summary_names_its_judges_measured_agreement_or_says_it_has_none(tmp_path):
+    from cts_dataset.pipeline.summary_markdown import render_markdown
+    from cts_dataset.search.corpus_tool import CorpusSearchTool
+    from cts_dataset.search.retrieval import RetrievalSearcher
+    from tests.diagnostics_runs import run as scripted_run
+
+    searcher = RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25"))
+    measured = scripted_run(tmp_path / "shipped", searcher, limit=2)
+    row = row_for(LexicalJudge().identity())
+    assert measured["judge_validation"].startswith("Judge validated (lexical): accuracy ")
+    assert f"{row['n_pairs']} held-out calibration pairs" in measured["judge_validation"]
+    assert measured["judge_validation"] in render_markdown(measured)
+    other = scripted_run(tmp_path / "other", searcher, limit=2, judge=LexicalJudge(full=0.95, partial=0.5))
+    assert other["judge_validation"] == NOT_VALIDATED
+    assert judge_validation(None) == NOT_VALIDATED
