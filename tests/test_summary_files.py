@@ -25,3 +25,18 @@ def test_the_run_summary_files_are_written_whole_in_their_format(tmp_path):
                                                                                  ensure_ascii=False) + "\n"
     assert (tmp_path / "summary.md").read_text(encoding="utf-8") == render_markdown(summary)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.json", "summary.md"]  # no temporary left
+
+
+def test_the_unfaithful_answer_count_is_shown_as_measured_only_where_no_guard_zeroes_it(tmp_path):
+    from cts_dataset.search.corpus_tool import CorpusSearchTool
+    from cts_dataset.search.retrieval import RetrievalSearcher
+    from tests.diagnostics_runs import run as scripted_run
+
+    searcher = RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25"))
+    shown = {}
+    for mode in ("off", "replace"):
+        summary = scripted_run(tmp_path / mode, searcher, limit=2, answer_mode=mode)
+        shown[mode] = render_markdown(summary)
+        counted = summary["dialogue"]["unfaithful_answers"]
+        assert (f"answers with words the intent does not contain: {counted} (rate" in shown[mode]) is (mode == "off")
+    assert "none pass the `replace` guard" in shown["replace"]

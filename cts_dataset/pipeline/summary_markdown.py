@@ -63,8 +63,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         d = dialogue["disclosure"]
         lines += ["", (f"Answers: {dialogue['answers']}; invalid questions (not asked, counted apart from unknown): "
                       f"{dialogue['invalid_questions']}; unparsed answers (treated as unknown, never forwarded): "
-                      f"{dialogue['unparsed_answers']}; answers with words the intent does not contain: "
-                      f"{dialogue['unfaithful_answers']} (rate {fmt(dialogue['unfaithful_rate'], 3)})."),
+                      f"{dialogue['unparsed_answers']}; " + _unfaithful(dialogue, mode) + "."),
                   "", (f"Disclosure: {d['answers_revealing_a_constraint']} answers revealed a removed constraint "
                       f"({fmt(d['constraints_revealed_per_question'], 3)} per question); mean share of the intent's "
                       f"hidden words per answer {fmt(d['mean_intent_share_per_answer'], 3)}; answers revealing more "
@@ -95,3 +94,13 @@ def render_markdown(summary: dict[str, Any]) -> str:
 
     reading = plain_reading(summary)
     return text + ("\n" + "\n".join(reading) + "\n" if reading else "")
+
+
+def _unfaithful(dialogue: dict[str, Any], mode: str | None) -> str:
+    # Under a guarding answer mode an answer with words the intent lacks never reaches the rewriter, so the
+    # count is zero by construction: say so rather than print a zero that looks measured.
+    if mode in ("choose", "replace", "spans"):
+        return (f"answers with words the intent does not contain: none pass the `{mode}` guard (those it "
+                "replaced are counted under Role guards)")
+    return (f"answers with words the intent does not contain: {dialogue['unfaithful_answers']} "
+            f"(rate {fmt(dialogue['unfaithful_rate'], 3)})")
