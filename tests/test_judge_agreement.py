@@ -70,7 +70,7 @@ def test_the_table_measures_the_shipped_judges_as_they_are_today():
 
 
 @shipped
-def test_a_runs_summary_names_its_judges_measured_agreement_or_says_it_has_none(tmp_path):
+def test_a_runs_summary_names_its_judges_measured_agreement(tmp_path):
     from cts_dataset.pipeline.summary_markdown import render_markdown
     from cts_dataset.search.corpus_tool import CorpusSearchTool
     from cts_dataset.search.retrieval import RetrievalSearcher
@@ -82,6 +82,14 @@ def test_a_runs_summary_names_its_judges_measured_agreement_or_says_it_has_none(
     assert measured["judge_validation"].startswith("Judge validated (lexical): accuracy ")
     assert f"{row['n_pairs']} held-out calibration pairs" in measured["judge_validation"]
     assert measured["judge_validation"] in render_markdown(measured)
+
+
+def test_a_judge_missing_from_the_table_reads_not_validated(tmp_path):
+    from cts_dataset.search.corpus_tool import CorpusSearchTool
+    from cts_dataset.search.retrieval import RetrievalSearcher
+    from tests.diagnostics_runs import run as scripted_run
+
+    searcher = RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25"))
     other = scripted_run(tmp_path / "other", searcher, limit=2, judge=LexicalJudge(full=0.95, partial=0.5))
     assert other["judge_validation"] == NOT_VALIDATED
     assert judge_validation(None) == NOT_VALIDATED

@@ -99,7 +99,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
 def _unfaithful(dialogue: dict[str, Any], mode: str | None) -> str:
     # Under a guarding answer mode an answer with words the intent lacks never reaches the rewriter, so the
     # count is zero by construction: say so rather than print a zero that looks measured.
-    if mode in ("choose", "replace", "spans"):
+    if mode not in (None, "off"):  # every answer mode but off guards the answer
         return (f"answers with words the intent does not contain: none pass the `{mode}` guard (those it "
                 "replaced are counted under Role guards)")
     return (f"answers with words the intent does not contain: {dialogue['unfaithful_answers']} "
