@@ -7,7 +7,8 @@ Two steps, so that annotators see only outputs and nuggets (never a judge's labe
       DIR/tasks.jsonl   one task per distinct (query, output) with its distinct nuggets, each with a key;
   python benchmarks/calibration_pairs.py assemble --candidates DIR --labels FILE ... --out PAIRS.jsonl
       joins the lines with the labels (``{"key", "label", "reason"}`` per line) into the pairs file that
-      ``ctsbench judge-check`` reads. Split by instance: :func:`split_of`.
+      ``ctsbench judge-check`` reads. Split by instance: :func:`split_of`. With ``--second-pass`` it keeps
+      only the pairs a blind relabelling covers, once each (``second_pass.jsonl``).
 
 A system is ``PREFIX:condition`` for the baseline and the oracle and ``PREFIX:clarify@k`` otherwise; runs
 that share a searcher and a baseline can share a prefix for those conditions (the first run wins).
@@ -82,7 +83,15 @@ def candidates(runs: list[tuple[str, Path]]) -> tuple[list[dict[str, Any]], list
     return lines, list(tasks.values())
 
 
-def assemble(lines: list[dict[str, Any]], labels: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def assemble(lines: list[dict[str, Any]], labels: dict[str, dict[str, Any]],
+             second_pass: bool = False) -> list[dict[str, Any]]:
+    """Every line with its label; with ``second_pass``, only the pairs the labels cover, each once."""
+    if second_pass:
+        firsts: dict[str, dict[str, Any]] = {}
+        for line in lines:
+            if line["key"] in labels:
+                firsts.setdefault(line["key"], line)
+        lines = list(firsts.values())
     missing = sorted({line["key"] for line in lines} - labels.keys())
     if missing:
         raise SystemExit(f"{len(missing)} keys have no label, e.g. {missing[:3]}")
@@ -125,6 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     join.add_argument("--candidates", type=Path, required=True)
     join.add_argument("--labels", type=Path, nargs="+", required=True)
     join.add_argument("--out", type=Path, required=True)
+    join.add_argument("--second-pass", action="store_true",
+                      help="a partial relabelling: keep the pairs it labels, one line each (second_pass.jsonl)")
     args = parser.parse_args(argv)
     if args.command == "candidates":
         runs = [(spec.split("=", 1)[0], Path(spec.split("=", 1)[1])) for spec in args.run]
@@ -135,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{len(tasks)} distinct outputs, {sum(len(t['nuggets']) for t in tasks)} distinct pairs")
         return
     lines = _records(args.candidates / "lines.jsonl")
-    pairs = assemble(lines, read_labels(args.labels))
+    pairs = assemble(lines, read_labels(args.labels), second_pass=args.second_pass)
     _write(args.out, pairs)
     distinct = {(p["query"], p["output"], p["nugget"]): p["label"] for p in pairs}
     print(f"{len(pairs)} lines, {len(distinct)} distinct pairs: {dict(Counter(distinct.values()))}", file=sys.stderr)
