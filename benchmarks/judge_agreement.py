@@ -7,7 +7,7 @@
 Each judge runs through ``judges.check.check_judge`` on the held-out pairs (``--systems PREFIX`` keeps the
 lines of the systems whose name starts so, e.g. the agent's answers); its row replaces the row of the same
 name and subset in ``cts_dataset/judges/calibration/agreement.json``. ``--second-pass`` measures the blind
-second annotation (``second_pass.jsonl``) as if it were a judge, against the first, over every pair it
+second annotation (``second_pass.jsonl.gz``) as if it were a judge, against the first, over every pair it
 labelled (dev and held-out: it was tuned on nothing). The table is printed as markdown at the end.
 """
 
@@ -16,18 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from cts_dataset.jsonl import write_json
 from cts_dataset.judges.agreement import fingerprint
 from cts_dataset.judges.base import JudgeItem, Judgement
 from cts_dataset.judges.check import CheckReport, check_judge
 from cts_dataset.judges.pairs import SHIPPED_PAIRS, PairsFile, read_pairs
-from cts_dataset.jsonl import write_json
 from cts_dataset.markdown import fmt, table
 
 TABLE = SHIPPED_PAIRS.parent / "agreement.json"
-SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl"
+SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl.gz"
 # What a row is good for, by its held-out figures (the card states the rule).
 RANKING_TAU = 0.8
 ABSOLUTE_KAPPA, ABSOLUTE_BIAS = 0.6, 3.0
@@ -126,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         new.append(row_of("second annotator (blind)", subset, report, None))
     keys = {(row["row"], row["subset"]) for row in new}
     rows = [row for row in found["rows"] if (row["row"], row["subset"]) not in keys] + new
-    found = {"pairs": {"file": "pairs.jsonl", "sha256": pairs.sha256[:12], "split": args.split,
+    found = {"pairs": {"file": SHIPPED_PAIRS.name, "sha256": pairs.sha256[:12], "split": args.split,
                        "n_lines": len(pairs.pairs)},
              "rule": {"ranking": f"Kendall tau >= {RANKING_TAU}",
                       "absolute": f"weighted kappa >= {ABSOLUTE_KAPPA} and |bias| <= {ABSOLUTE_BIAS} points"},

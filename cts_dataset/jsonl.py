@@ -6,6 +6,8 @@ it never returns a partial file.
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 import os
 import tempfile
@@ -36,15 +38,20 @@ class RecordFileError(CtsbenchError, ValueError):
 
 
 def iter_json_lines(path: Path) -> Iterator[tuple[int, Any, Problem | None]]:
-    """Yield (line number, decoded value or None, problem or None) for each non-blank line."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line), None
-            except json.JSONDecodeError as error:
-                yield number, None, Problem(str(path), number, "(json)", f"not valid JSON: {error.msg} at column {error.colno}")
+    """Yield (line number, decoded value or None, problem or None) for each non-blank line (``.gz``: gzipped)."""
+    number = 0
+    try:
+        with open_text(path) as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    yield number, json.loads(line), None
+                except json.JSONDecodeError as error:
+                    yield number, None, Problem(str(path), number, "(json)",
+                                                f"not valid JSON: {error.msg} at column {error.colno}")
+    except (OSError, EOFError, UnicodeDecodeError) as error:  # a truncated or corrupt gzip, bytes not UTF-8
+        yield number + 1, None, Problem(str(path), number + 1, "(file)", f"unreadable after line {number}: {error}")
 
 
 def detect_kind(record: Any) -> str | None:
@@ -102,18 +109,32 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel | dict]) ->
     return write_atomic(path, (dumps(record) + "\n" for record in records))
 
 
+def open_text(path: str | os.PathLike) -> io.TextIOBase:
+    """A UTF-8 text file for reading; a ``.gz`` name is read through gzip."""
+    if str(path).endswith(".gz"):
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
 def write_atomic(path: str | os.PathLike, chunks: str | Iterable[str]) -> Path:
     """Write text to a temporary file beside ``path``, fsync it and rename it into place: a kill at any
-    moment leaves either the old file or the new one, never half of one."""
+    moment leaves either the old file or the new one, never half of one. A ``.gz`` name is gzipped with
+    no timestamp, so the same text gives the same bytes (a shipped file's hash is reproducible)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "wb") as raw:
+            packed = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if path.suffix == ".gz" else None
+            handle = io.TextIOWrapper(packed or raw, encoding="utf-8", newline="")
             for chunk in [chunks] if isinstance(chunks, str) else chunks:
                 handle.write(chunk)
             handle.flush()
-            os.fsync(handle.fileno())
+            handle.detach()  # the text layer lets go; the gzip trailer and fsync come next
+            if packed is not None:
+                packed.close()
+            raw.flush()
+            os.fsync(raw.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -14,10 +14,10 @@ from cts_dataset.judges.pairs import SHIPPED_PAIRS, read_pairs
 from cts_dataset.scoring.judging import judge_identity
 
 # The labelled set is built from run folders (benchmarks/calibration_pairs.py); until it ships these
-# tests have nothing to read. They run as soon as pairs.jsonl exists.
+# tests have nothing to read. They run as soon as pairs.jsonl.gz exists.
 shipped = pytest.mark.skipif(not SHIPPED_PAIRS.is_file(), reason="calibration set not shipped yet")
 
-SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl"
+SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl.gz"
 OFFLINE_ROWS = ("lexical", "embedding", "constant:full", "constant:partial", "constant:none")
 
 

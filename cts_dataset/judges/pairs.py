@@ -21,7 +21,7 @@ from cts_dataset.scoring.labels import LABELS, Label, normalise_label
 
 SPLITS: tuple[str, ...] = ("dev", "heldout")
 PAIRS_ENV = "CTSBENCH_CALIBRATION_PAIRS"  # another default pairs file (tests, a local calibration set)
-SHIPPED_PAIRS = Path(__file__).resolve().parent / "calibration" / "pairs.jsonl"
+SHIPPED_PAIRS = Path(__file__).resolve().parent / "calibration" / "pairs.jsonl.gz"
 _OPTIONAL_TEXT = ("query", "system", "instance", "id", "reason")
 
 
