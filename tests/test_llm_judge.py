@@ -151,7 +151,7 @@ def test_name_and_identity_name_the_prompt(tmp_path):
     a, b = judge_identity(shipped), judge_identity(other)
     assert a["prompt"]["id"] == "coverage-v1" and b["prompt"] == {"id": mine, "hash": other.prompt.hash}
     assert a["batch_size"] == 10 and a["max_attempts"] == 3 and a["retry"]["temperature"] == 0.7
-    assert judge_identity(make_judge("lexical"))["thresholds"] == {"full": 0.83, "partial": 0.26}
+    assert judge_identity(make_judge("lexical"))["thresholds"] == {"full": 0.91, "partial": 0.43}
 
 
 class FailingModel(ScriptedModel):

@@ -54,11 +54,11 @@ def test_lexical_labels_by_coverage_thresholds():
     [result] = judge.judge([JudgeItem(
         answer="The earthquake struck Tangshan in 1976. The official count gave 242,469 deaths.",
         nuggets=("The official count gave 242,469 deaths.",        # all 5 content tokens: full
-                 "Historians accept that 242,469 people died in Tangshan.",  # 2 of 6: partial
+                 "Historians accept that 242,469 people died in the 1976 Tangshan earthquake.",  # 4 of 8: partial
                  "Mercury is a liquid metal.",                        # none
                  "It was all of that."))])                              # only stop words: unscored
     assert result.labels == ["full", "partial", "none", None]
-    assert result.evidence[:3] == [1.0, pytest.approx(2 / 6), 0.0]
+    assert result.evidence[:3] == [1.0, pytest.approx(4 / 8), 0.0]
 
 
 def test_lexical_judge_on_chinese_text():

@@ -224,7 +224,7 @@ def test_runs_of_another_protocol_are_refused_naming_what_differs(runs, tmp_path
     (other / "config.json").write_text(json.dumps(stored))
     with pytest.raises(ProtocolMismatch) as refused:
         build([runs[0], other])
-    assert "judge.thresholds.full: 0.83 -> 0.9" in str(refused.value)
+    assert "judge.thresholds.full: 0.91 -> 0.9" in str(refused.value)
     assert 'protocol.preset: "cpu-smoke" -> "gpu-full"' in str(refused.value)
     result = CliRunner().invoke(main, ["report", str(runs[0]), str(other), "--out", str(tmp_path / "r")])
     assert result.exit_code != 0 and "judge.thresholds.full" in result.output
