@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cts_dataset.jsonl import write_json
-from cts_dataset.judges.agreement import fingerprint
+from cts_dataset.judges.agreement import AGENT_ANSWERS, fingerprint
 from cts_dataset.judges.base import JudgeItem, Judgement
 from cts_dataset.judges.check import CheckReport, check_judge
 from cts_dataset.judges.pairs import SHIPPED_PAIRS, PairsFile, read_pairs
@@ -29,12 +29,13 @@ TABLE = SHIPPED_PAIRS.parent / "agreement.json"
 SECOND_PASS = SHIPPED_PAIRS.parent / "second_pass.jsonl.gz"
 # What a row is good for, by its held-out figures (the card states the rule).
 RANKING_TAU = 0.8
+RANKING_SYSTEMS = 8  # a tau over fewer systems (the agent-answer subset has 3) ranks nothing
 ABSOLUTE_KAPPA, ABSOLUTE_BIAS = 0.6, 3.0
 
 
 def use_of(report: CheckReport) -> str:
     tau, kappa, bias = report.runs.kendall_tau, report.labels.weighted_kappa, report.bias.bias_100
-    ranking = tau is not None and tau >= RANKING_TAU
+    ranking = tau is not None and tau >= RANKING_TAU and report.runs.n_systems >= RANKING_SYSTEMS
     absolute = kappa is not None and kappa >= ABSOLUTE_KAPPA and bias is not None and abs(bias) <= ABSOLUTE_BIAS
     if ranking and absolute:
         return "ranking systems and absolute numbers"
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     from cts_dataset.scoring.judging import judge_identity
 
     pairs = read_pairs(SHIPPED_PAIRS)
-    subset = "agent answers" if args.systems == "react:" else (args.systems or "all")
+    subset = AGENT_ANSWERS if args.systems == "react:" else (args.systems or "all")
     found = json.loads(TABLE.read_text(encoding="utf-8")) if TABLE.is_file() else {"rows": []}
     new = []
     for spec in args.judge:
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = [row for row in found["rows"] if (row["row"], row["subset"]) not in keys] + new
     found = {"pairs": {"file": SHIPPED_PAIRS.name, "sha256": pairs.sha256[:12], "split": args.split,
                        "n_lines": len(pairs.pairs)},
-             "rule": {"ranking": f"Kendall tau >= {RANKING_TAU}",
+             "rule": {"ranking": f"Kendall tau >= {RANKING_TAU} over >= {RANKING_SYSTEMS} systems",
                       "absolute": f"weighted kappa >= {ABSOLUTE_KAPPA} and |bias| <= {ABSOLUTE_BIAS} points"},
              "rows": rows}
     write_json(TABLE, found)

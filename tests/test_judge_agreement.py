@@ -7,7 +7,14 @@ from collections import Counter
 import pytest
 
 from cts_dataset.judges import make_judge
-from cts_dataset.judges.agreement import NOT_VALIDATED, fingerprint, judge_validation, load_table, row_for
+from cts_dataset.judges.agreement import (
+    AGENT_ANSWERS,
+    NOT_VALIDATED,
+    fingerprint,
+    judge_validation,
+    load_table,
+    row_for,
+)
 from cts_dataset.judges.check import distinct_pairs
 from cts_dataset.judges.lexical import LexicalJudge
 from cts_dataset.judges.pairs import SHIPPED_PAIRS, read_pairs
@@ -32,6 +39,16 @@ def test_a_judge_is_found_by_what_changes_its_labels_not_by_its_name():
     assert fingerprint(llm) == fingerprint(resolved)  # one model, two spellings of it
     assert fingerprint(llm) != fingerprint(other_prompt)
     assert fingerprint({**llm, "model": {"spec": "default", "identity": {"files": "f2"}}}) != fingerprint(llm)
+
+
+def test_a_run_reads_the_row_measured_on_what_its_searcher_writes():
+    mark = fingerprint(LexicalJudge().identity())
+    table = {"rows": [{"row": "lexical", "subset": "all", "fingerprint": mark},
+                      {"row": "lexical", "subset": AGENT_ANSWERS, "fingerprint": mark}]}
+    assert row_for(LexicalJudge().identity(), table)["subset"] == "all"
+    assert row_for(LexicalJudge().identity(), table, AGENT_ANSWERS)["subset"] == AGENT_ANSWERS
+    only_all = {"rows": table["rows"][:1]}
+    assert row_for(LexicalJudge().identity(), only_all, AGENT_ANSWERS)["subset"] == "all"
 
 
 @shipped

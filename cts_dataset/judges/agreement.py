@@ -41,27 +41,35 @@ def load_table() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"pairs": None, "rows": []}
 
 
-def row_for(identity: dict[str, Any], table: dict[str, Any] | None = None) -> dict[str, Any] | None:
-    """The table's row of the judge with this identity, if it was measured."""
+AGENT_ANSWERS = "agent answers"  # the subset of the ReAct agent's written answers (systems ``react:...``)
+
+
+def row_for(identity: dict[str, Any], table: dict[str, Any] | None = None,
+            subset: str = "all") -> dict[str, Any] | None:
+    """The table's row of the judge with this identity, if it was measured: the row measured on ``subset``
+    (``all`` or :data:`AGENT_ANSWERS`) when there is one, else its row on all pairs."""
     wanted = fingerprint(identity)
-    rows = (table if table is not None else load_table()).get("rows") or []
-    return next((row for row in rows if row.get("fingerprint") == wanted), None)
+    rows = [r for r in (table if table is not None else load_table()).get("rows") or []
+            if r.get("fingerprint") == wanted]
+    return next((r for r in rows if r.get("subset") == subset), None) or next(
+        (r for r in rows if r.get("subset", "all") == "all"), None)
 
 
 def describe_row(row: dict[str, Any], pairs: dict[str, Any] | None) -> str:
     """One sentence of a row's figures: accuracy, weighted kappa with its CI, ranking tau, bias."""
     low, high = row["weighted_kappa_ci95"]
-    where = (f"{row['n_pairs']} held-out calibration pairs (sha256 {pairs['sha256']})" if pairs
-             else f"{row['n_pairs']} calibration pairs")
+    what = "held-out calibration pairs" + (f" of {row['subset']}" if row.get("subset", "all") != "all" else "")
+    where = f"{row['n_pairs']} {what} (sha256 {pairs['sha256']})" if pairs else f"{row['n_pairs']} calibration pairs"
     return (f"accuracy {fmt(100 * row['accuracy'], 1)}%, linear-weighted kappa {fmt(row['weighted_kappa'], 2)} "
             f"[{fmt(low, 2)}, {fmt(high, 2)}], Kendall tau {fmt(row['kendall_tau'], 2)} over "
             f"{row['n_systems']} systems, bias {fmt(row['bias_100'], 1)} restore points, on {where}")
 
 
-def judge_validation(identity: dict[str, Any] | None) -> str:
-    """What the judge's measured agreement with the calibration labels is, or that it has none."""
+def judge_validation(identity: dict[str, Any] | None, subset: str = "all") -> str:
+    """What the judge's measured agreement with the calibration labels is (on ``subset``: what the run's
+    searcher writes, when the table has that row), or that it has none."""
     table = load_table()
-    row = row_for(identity, table) if isinstance(identity, dict) else None
+    row = row_for(identity, table, subset) if isinstance(identity, dict) else None
     if row is None:
         return NOT_VALIDATED
     return f"Judge validated ({row['row']}): {describe_row(row, table.get('pairs'))}. Use: {row['use']}."

@@ -166,9 +166,14 @@ def _repeat_spread(store: RunStore, instances: Sequence[Instance], budget: int, 
             "sd_of_repeat_means": statistics.stdev(present) if len(present) > 1 else None}
 
 
+def _searcher_kind(run: Any) -> str | None:
+    searcher = run.run_identity.get("searcher")
+    return searcher.get("kind") if isinstance(searcher, dict) else None
+
+
 def summarise(run: Any, store: RunStore) -> dict[str, Any]:
     """The summary of a run (``run`` is the Experiment: config, instances, models, searcher, judge)."""
-    from cts_dataset.judges.agreement import judge_validation
+    from cts_dataset.judges.agreement import AGENT_ANSWERS, judge_validation
     from cts_dataset.markdown import offline_judge_note
     from cts_dataset.scoring.stats import bootstrap_ci, paired_test
 
@@ -214,7 +219,8 @@ def summarise(run: Any, store: RunStore) -> dict[str, Any]:
         "judge": judge_name,
         "judge_prompt": _judge_prompt(judge),
         "judge_note": offline_judge_note(judge_name or ""),
-        "judge_validation": judge_validation(judge if isinstance(judge, dict) else None),
+        "judge_validation": judge_validation(judge if isinstance(judge, dict) else None,
+                                             AGENT_ANSWERS if _searcher_kind(run) == "react" else "all"),
         "preset": config.preset,
         "dataset": config.dataset,
         "dataset_revision": run.run_identity["dataset_revision"],
