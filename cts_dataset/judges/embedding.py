@@ -57,11 +57,12 @@ class EmbeddingJudge:
         self.full = full
         self.partial = partial
         self._model = model
+        self._given_model = model is not None  # the identity must not change once the packaged model loads
         self.batch_size = batch_size
         self.name = "embedding"
 
     def identity(self) -> dict[str, Any]:
-        if self._model is None:  # the packaged model, named by its package version (loading not needed)
+        if not self._given_model:  # the packaged model, named by its package version (loaded or not)
             from importlib.metadata import PackageNotFoundError, version
 
             try:
