@@ -243,7 +243,7 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
                 "replaced": sum(bool(a.replaced) for _, a in rows),
                 "unparsed": sum(not a.parsed and not a.error for _, a in rows),
                 "errors": sum(bool(a.error) for _, a in rows)}
-        items = [{"id": p["id"], "question": p["question"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced,
+        items = [{"id": p["id"], "question": p["question"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced, "decided_by": a.decided_by,
                   "unsupported": list(a.unsupported)} for p, a in zip(probes, answers, strict=True)]
         figures["modes"][mode] = {"languages": per_language, "timing": timing, "items": items}
     return figures

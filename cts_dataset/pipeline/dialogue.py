@@ -155,6 +155,7 @@ def answer_chunk(run: Any, chunk: Sequence[DialogueKey], turn: int) -> None:
             record.update(answer=a.text, unknown=a.is_unknown, invalid_question=False, parsed=a.parsed,
                           unparsed=not a.parsed and not a.error, unsupported=list(a.unsupported), raw=a.raw,
                           error=a.error, empty_at_length=a.empty_at_length, replaced=a.replaced,
+                          decided_by=a.decided_by,
                           disclosure=guards.disclosure("" if a.is_unknown else a.text, d.instance))
         records.append(record)
     run.write("answer", records)

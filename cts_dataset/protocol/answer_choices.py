@@ -75,7 +75,7 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
         if tag not in ("insert", "replace"):
             continue
         spans += _parts(fused[slice(*_whole_name(fused, start, end))])
-    return _unique(spans)
+    return unique(spans)
 
 
 def _parts(words: list[str]) -> list[str]:
@@ -117,7 +117,7 @@ def phrases(fused_query: str, language: str) -> list[str]:
     # Names and numbers inside longer phrases ("Nigerian city", "the 1975 single") stand on their own too.
     body = fused_query.split(" ", 1)[1] if " " in fused_query else ""  # the first word is capitalised anyway
     out += [_clean(m) for m in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*|\S*\d\S*", body)]
-    return _unique(out)
+    return unique(out)
 
 
 def choices(fused_query: str, blurred_query: str, language: str, missing: list[str] | None = None) -> list[str]:
@@ -125,10 +125,11 @@ def choices(fused_query: str, blurred_query: str, language: str, missing: list[s
     ``missing``: :func:`missing_spans` of the same pair, when the caller has it already."""
     if missing is None:
         missing = missing_spans(fused_query, blurred_query, language)
-    spans = _unique([*missing, *phrases(fused_query, language)])
+    spans = unique([*missing, *phrases(fused_query, language)])
     spans = [s for s in spans if tokenize(s) and s.lower() != UNKNOWN and s in fused_query]
     return spans[:MAX_CHOICES]
 
 
-def _unique(items: list[str]) -> list[str]:
+def unique(items: list[str]) -> list[str]:
     return [s for s in dict.fromkeys(i for i in items if i)]
+

@@ -76,7 +76,7 @@ def content_words(text: str, language: str) -> list[str]:
     return [w for w in tokenize(text) if w not in _ASKING_EN]
 
 
-def _holds(text: str, word: str, language: str) -> bool:
+def holds(text: str, word: str, language: str) -> bool:
     if re.search(rf"[{CJK}]", word):
         return word in word_forms.zh_numerals_to_digits(text) or word in text
     known = tokenize(text)
@@ -88,7 +88,7 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
     "2010" in "Using the 2010 census?"). A value is a number or a capitalised word after the first; other
     words the intent lacks ("released") only rephrase."""
     return [v for v in values_of(question, language, first=False)
-            if not all(_holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
+            if not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
 
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:
@@ -100,7 +100,7 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
             and (re.search(r"\d", w) or ((first or i > 0) and is_capitalised(w) and w != "I"))]
 
 
-def _kind(value: str, language: str) -> str | None:
+def kind_of(value: str, language: str) -> str | None:
     """A value's kind: time, number or place, else a name (capitalised), else None."""
     kind = span_type(value, language)
     if kind is None and not re.search(rf"[{CJK}]", value) and values_of(value, language):
@@ -110,7 +110,7 @@ def _kind(value: str, language: str) -> str | None:
 
 def _same_kind(guess: str, span: str, language: str) -> bool:
     """A guess the span can replace. Chinese has no capitals: two values of no known kind may be alike."""
-    guess_kind, span_kind = _kind(guess, language), _kind(span, language)
+    guess_kind, span_kind = kind_of(guess, language), kind_of(span, language)
     return guess_kind == span_kind or (guess_kind is None and language == "zh")
 
 
@@ -128,11 +128,11 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     if span == UNKNOWN:
         return UNKNOWN
     asked = set(content_words(question, language))
-    echoes = bool(content_words(span, language)) and all(_holds(question, w, language) for w in content_words(span, language))
+    echoes = bool(content_words(span, language)) and all(holds(question, w, language) for w in content_words(span, language))
     if is_yes_no(question, language):
         guess = guessed(question, fused_query, language)
         named = values_of(span, language) or content_words(span, language)  # the span's values, else its words
-        about_span = (any if language == "en" else all)(_holds(question, w, language) for w in named)  # zh names are loose
+        about_span = (any if language == "en" else all)(holds(question, w, language) for w in named)  # zh names are loose
         if guess and (about_span
                       or not any(_same_kind(g, span, language) for g in guess)):
             return UNKNOWN

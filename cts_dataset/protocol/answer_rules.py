@@ -1,0 +1,156 @@
+"""Answers a choosing user answerer gives without asking its model, where the question's form and the
+pair (intent, query) settle them. Each rule returns a span of the intent (phrased later by
+:func:`~.answer_phrasing.answer_of`) or ``unknown``; ``None`` leaves the question to the model.
+
+Why rules first: on questions as clarifiers ask them, a small model picks a phrase the query already holds
+("Which fantasy series?" -> "fantasy series") or says ``unknown`` to a question about a year its intent
+states. What the question asks is often plain from its form, and what the user left out is computable
+from the pair, so those cases need no model, and answer the same on every engine:
+- ``own_question``: the question restates the query's own question ("Which city is the second-largest?")
+  and addresses no one: the user does not know, that is what they search for;
+- ``either_or``: one of the offered alternatives is the intent's ("By area or by population?");
+- ``confirmation``: a yes/no question naming what only the intent holds ("Is this the 1976 one?"), or
+  guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"), or naming nothing of
+  the intent at all ("Do you also want climbing routes?" -> unknown);
+- ``typed``: a question for a time, a place or a number, answered by the span of that kind the query left
+  out, else the intent's one span of that kind, else ``unknown`` (an intent that names no place).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cts_dataset.protocol.answer_phrasing import content_words, guessed, holds, is_either_or, is_yes_no, kind_of
+from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
+from cts_dataset.protocol.span_types import TYPED, span_type
+from cts_dataset.protocol.views import UNKNOWN, AnswererView
+from cts_dataset.text import CJK
+
+_TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
+OWN_QUESTION_MIN_WORDS = 3  # "Which city?" restates little: it may well ask what the user means
+OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
+
+
+@dataclass(frozen=True)
+class Decision:
+    span: str  # a span of the intent, or unknown
+    rule: str  # which rule settled it
+
+
+def decide(view: AnswererView, missing: list[str], offered: list[str]) -> Decision | None:
+    """What the rules answer to ``view``'s question, or None when it is the model's to choose.
+    ``missing``: the pair's missing spans; ``offered``: every span the model would be offered."""
+    question, intent, query = view.question, view.fused_query, view.blurred_query
+    language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
+    if is_either_or(question, language):
+        span = _either_or(question, intent, query, missing, offered, language)
+        if span:
+            return Decision(span, "either_or")
+        return _typed(question, missing, offered, language)  # "Which year or period?" asks for a kind
+    if is_yes_no(question, language):
+        return _confirmation(question, intent, query, missing, offered, language)
+    if query and _restates_query(question, query, missing, language):
+        return Decision(UNKNOWN, "own_question")
+    return _typed(question, missing, offered, language)
+
+
+def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
+    words = content_words(question, language)
+    if _TO_USER.search(question) or len(words) < OWN_QUESTION_MIN_WORDS:
+        return False
+    in_query = [holds(query, w, language) for w in words]
+    if any(not known and any(holds(span, w, language) for span in missing) for w, known in zip(words, in_query)):
+        return False  # it names what only the intent holds: it asks about that
+    return sum(in_query) >= OWN_QUESTION_SHARE * len(words)
+
+
+def _either_or(question: str, intent: str, query: str, missing: list[str], offered: list[str],
+               language: str) -> str | None:
+    """The intent's span for the alternative only the intent holds ("by area" in "By area or by
+    population?"); None when no alternative names something the query lacks (the model chooses then)."""
+    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;:]", question, flags=re.IGNORECASE)
+    alternatives = [content_words(p, language) for p in parts]
+    hits: list[str] = []
+    for i, words in enumerate(alternatives):
+        others = {w for j, ws in enumerate(alternatives) if j != i for w in ws}
+        hits += [w for w in words if w not in others and holds(intent, w, language)
+                 and not (query and holds(query, w, language))]
+    return _first_holding(hits, missing, offered, language) if hits else None
+
+
+def _confirmation(question: str, intent: str, query: str, missing: list[str], offered: list[str],
+                  language: str) -> Decision | None:
+    words = content_words(question, language)
+    new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
+    guesses = guessed(question, intent, language)
+    if new and not guesses:
+        span = _first_holding(new, missing, offered, language)
+        return Decision(span, "confirmation") if span else None
+    if guesses and not new:
+        kinds = {kind_of(g, language) for g in guesses}
+        same = [s for s in missing if kind_of(s, language) in kinds and kind_of(s, language) is not None]
+        if same:
+            return Decision(same[0], "confirmation")
+        return None
+    if not guesses and not new:
+        typed = _typed(question, missing, offered, language)
+        if typed is not None:
+            return typed
+        if not any(holds(intent, w, language) for w in words):  # nothing the question names is in the intent
+            return Decision(UNKNOWN, "confirmation")
+    return None
+
+
+def _typed(question: str, missing: list[str], offered: list[str], language: str) -> Decision | None:
+    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
+
+    asked = classify(question)
+    if asked not in TYPED:
+        return None
+    of_kind = [s for s in missing if span_type(s, language) == asked]
+    if of_kind:
+        return Decision(of_kind[0], "typed")
+    if any(span_type(s, language) == asked for s in offered):  # one the query holds too: the model chooses
+        return None
+    # No span of the asked kind: unknown, unless the query left out a name whose kind the rules cannot tell.
+    if any(span_type(s, language) is None and kind_of(s, language) == "name" for s in missing):
+        return None
+    return Decision(UNKNOWN, "typed")
+
+
+def _first_holding(words: list[str], missing: list[str], offered: list[str], language: str) -> str | None:
+    """The first span the query left out that holds every word (whole blocks come before their parts),
+    else the shortest of the intent's spans that does; else the span holding most of them."""
+    holding = [s for s in missing if all(holds(s, w, language) for w in words)]
+    if holding:
+        return holding[0]
+    holding = [s for s in offered if all(holds(s, w, language) for w in words)]
+    if holding:
+        return min(holding, key=len)
+    scored = [(sum(holds(s, w, language) for w in words), -len(s), s) for s in [*missing, *offered]]
+    best = max(scored, default=(0, 0, ""))
+    return best[2] if best[0] else None
+
+
+def offered_for(question: str, spans: list[str], missing: list[str], language: str) -> list[str]:
+    """The spans a model is offered for one question: what the query left out, then the spans the question
+    points at (they share a word with it: "Population figures from which census?" -> "2020 census") or
+    that are of the kind it asks for (a time, a place, a number). A wide list invites a small model to pick
+    a phrase the query already holds ("Which fantasy series?" -> "fantasy series"), so the rest is left
+    out. A question for a value is never answered with its own words: those spans are dropped for it."""
+    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
+
+    words = content_words(question, language)
+    asked = classify(question)
+    pointed = [s for s in spans if s not in missing and (any(holds(s, w, language) for w in words)
+                                                         or span_type(s, language) == asked)]
+    offered = unique([*missing, *pointed])
+    if not is_yes_no(question, language) and not is_either_or(question, language):
+        offered = [s for s in offered if not _echoes(s, question, language)] or offered
+    return offered[:MAX_CHOICES]
+
+
+def _echoes(span: str, question: str, language: str) -> bool:
+    words = content_words(span, language)
+    return bool(words) and all(holds(question, w, language) for w in words)

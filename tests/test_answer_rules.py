@@ -1,0 +1,80 @@
+"""The choosing user answerer's rules: what the question's form and the (intent, query) pair settle is
+answered without the model, the same on every engine; the rest is offered to the model as a short list."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.models.scripted import ScriptedModel
+from cts_dataset.protocol import answerer
+from cts_dataset.protocol.answer_rules import decide
+from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol.span_types import span_type
+from cts_dataset.protocol.views import UNKNOWN, AnswererView
+
+CHOOSE = RoleSettings(prompt_version="v3")
+MOUNTAIN = ("What is the highest mountain in Africa, and how tall is it?", "What is the highest mountain, and how tall is it?")
+NOBEL = ("Who shared the 1903 Nobel Prize in Physics, and for what?", "Who shared the Nobel Prize in Physics, and for what?")
+LAKE = ("Which is the largest lake in Canada by area, and how deep is it?", "Which is the largest lake in Canada, and how deep is it?")
+PHONE = ("Who invented the telephone, and in what year was it patented?", "Who invented it, and in what year was it patented?")
+CITY = ("Which is the third-largest city of Brazil, and how many people live there?",
+        "Which is one of the largest cities, and how many people live there?")
+TICKETS = ("成都杜甫草堂的门票是多少钱？", "杜甫草堂的门票是多少钱？")
+
+
+def answered(pair: tuple[str, str], question: str, language: str = "en") -> tuple[str, str]:
+    """The answer and the rule that gave it, with a model that must not be asked."""
+    model = ScriptedModel(default=lambda r: pytest.fail(f"the model was asked: {r.messages[-1].content}"))
+    [answer] = answerer.answer(model, [AnswererView(pair[0], language, question, pair[1])], CHOOSE, mode="choose")
+    return answer.text, answer.decided_by
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected", "rule"), [
+    (MOUNTAIN, "Which continent or part of the world do you mean?", "en", "Africa", "typed"),
+    (NOBEL, "Which year's prize do you mean?", "en", "1903", "typed"),
+    (NOBEL, "Is there a particular year you have in mind?", "en", "Yes, 1903", "typed"),
+    (LAKE, "By area or by volume?", "en", "area", "either_or"),
+    (NOBEL, "Are you asking about the 1903 prize?", "en", "Yes, 1903", "confirmation"),
+    (NOBEL, "Do you mean the 1911 one?", "en", "No, 1903", "confirmation"),
+    (MOUNTAIN, "Would you also like climbing routes?", "en", UNKNOWN, "confirmation"),
+    (PHONE, "Which country do you mean?", "en", UNKNOWN, "typed"),  # the intent names no place
+    (CITY, "Which city is one of the largest cities in the world?", "en", UNKNOWN, "own_question"),
+    (TICKETS, "您想了解哪个城市的？", "zh", "成都", "typed"),
+    (TICKETS, "是成都的那个吗？", "zh", "是的，成都", "confirmation"),
+])
+def test_what_the_questions_form_settles_is_answered_without_the_model(pair, question, language, expected, rule):
+    assert answered(pair, question, language) == (expected, rule)
+
+
+def test_an_alternative_the_query_already_holds_is_left_to_the_model():
+    # "lake" is in both alternatives' frame and in the query: nothing the user left out is named.
+    view = AnswererView(*LAKE[:1], "en", "Do you mean a lake, or a reservoir?", LAKE[1])
+    spans = answerer._Spans.of(view)
+    assert decide(view, spans.missing, spans.spans) is None
+
+
+def test_the_model_is_offered_what_the_query_left_out_and_what_the_question_points_at():
+    view = AnswererView(*NOBEL[:1], "en", "What aspect of the prize are you after?", NOBEL[1])
+    options = answerer.options_of(view)
+    assert options[0] == "1903" and options[-1] == UNKNOWN
+    assert "Nobel Prize" in options  # the question names the prize
+    assert "shared" not in options  # a phrase the query holds and the question does not point at
+
+
+def test_a_question_for_a_value_is_not_offered_its_own_words():
+    view = AnswererView("Which river is the longest in Europe, and where does it rise?", "en",
+                        "Which river do you mean?", "Which river is the longest, and where does it rise?")
+    assert "river" not in answerer.options_of(view)
+
+
+@pytest.mark.parametrize(("span", "language"), [
+    ("Philippines", "en"), ("North Carolina", "en"), ("Hebei", "en"), ("Bavaria", "en"),
+    ("深圳", "zh"), ("河南", "zh"), ("成都杜甫草堂", "zh"),
+])
+def test_places_outside_the_corpus_are_known_by_their_names(span, language):
+    assert span_type(span, language) == "region"
+
+
+@pytest.mark.parametrize(("span", "language"), [("Michael Jordan", "en"), ("电视剧", "zh"), ("women's", "en")])
+def test_names_and_words_that_are_not_places_stay_untyped(span, language):
+    assert span_type(span, language) is None
