@@ -57,3 +57,14 @@ def test_the_realistic_answerer_probes_are_labelled_spans_split_by_intent():
         assert sum(r["expected"] == "unknown" for r in rows) >= 40 and sum(r["expected"] != "unknown" for r in rows) >= 60
     broken = [{**dev[0], "expected": "not in the intent"}, {**dev[1], "split": "heldout"}]
     assert len(role_compliance.realistic_problems(broken + dev[2:])) == 2  # the check can fail
+
+
+def test_the_second_held_out_set_holds_new_intents_only():
+    dev, heldout, second = (role_compliance.read_probes("answerer.jsonl", s)
+                            for s in ("realistic-dev", "realistic-heldout", "heldout2"))
+    assert role_compliance.realistic_problems(dev + heldout + second) == []
+    assert len({r["intent"] for r in second if r["language"] == "en"}) >= 40
+    assert not {r["intent"] for r in second} & {r["intent"] for r in dev + heldout}
+    copied = {**second[0], "intent": dev[0]["intent"], "expected": "unknown"}
+    copied.pop("source", None)
+    assert any("a demo instance's intent" in p for p in role_compliance.realistic_problems([copied]))

@@ -146,6 +146,8 @@ def guard_counts(store: RunStore, instances: Sequence[Instance]) -> dict[str, in
         "questions_invalid": sum(1 for r in clarify if not r.get("valid") and not r.get("error")),
         "answers_unparsed": sum(1 for r in answers if r.get("unparsed")),
         "answers_replaced_by_unknown": sum(1 for r in answers if r.get("replaced")),
+        "answers_by_rule": sum(1 for r in answers if r.get("decided_by")),
+        "answers": sum(1 for r in answers if not r.get("invalid_question") and not r.get("declined")),
         "rewrites_guarded": sum(1 for r in rewrites if r.get("guarded")),
         "rewrites_nothing_elicited": sum(1 for r in rewrites if r.get("nothing_elicited")),
     }

@@ -78,7 +78,9 @@ def render_markdown(summary: dict[str, Any]) -> str:
     if guards:
         lines += ["", (f"Role guards (answer mode `{guards['answer_mode']}`): questions re-asked "
                        f"{guards['questions_reasked']}, invalid {guards['questions_invalid']}; answers unparsed "
-                       f"{guards['answers_unparsed']}, replaced by unknown {guards['answers_replaced_by_unknown']}; "
+                       f"{guards['answers_unparsed']}, replaced by unknown {guards['answers_replaced_by_unknown']}"
+                       + (f", settled by the answerer's rules without a model call {guards['answers_by_rule']} of "
+                          f"{guards['answers']}" if guards.get("answers_by_rule") else "") + "; "
                        f"rewrites replaced by the deterministic rewrite {guards['rewrites_guarded']}, kept as the "
                        f"query with nothing elicited {guards['rewrites_nothing_elicited']}.")]
     errors = summary.get("errors") or {}

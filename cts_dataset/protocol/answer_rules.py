@@ -27,8 +27,9 @@ from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.text import CJK
 
+_WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)  # "Which X or Y?" asks for a kind
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
-OWN_QUESTION_MIN_WORDS = 3  # "Which city?" restates little: it may well ask what the user means
+OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 
 
@@ -47,10 +48,13 @@ def decide(view: AnswererView, missing: list[str], offered: list[str]) -> Decisi
         span = _either_or(question, intent, query, missing, offered, language)
         if span:
             return Decision(span, "either_or")
-        return _typed(question, missing, offered, language)  # "Which year or period?" asks for a kind
+        typed = _typed(question, missing, offered, language)  # "Which year or period?" asks for a kind
+        if typed is None and language == "en" and not _WH_EN.search(question) and not _names_any(question, intent, language):
+            return Decision(UNKNOWN, "either_or")  # "In kilometres or in miles?": the intent holds neither
+        return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, offered, language)
-    if query and _restates_query(question, query, missing, language):
+    if query and language == "en" and _restates_query(question, query, missing, language):  # jieba's words are too short to tell
         return Decision(UNKNOWN, "own_question")
     return _typed(question, missing, offered, language)
 
@@ -88,18 +92,25 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], of
         span = _first_holding(new, missing, offered, language)
         return Decision(span, "confirmation") if span else None
     if guesses and not new:
-        kinds = {kind_of(g, language) for g in guesses}
-        same = [s for s in missing if kind_of(s, language) in kinds and kind_of(s, language) is not None]
+        kinds = {kind_of(g, language) for g in guesses} - {None}
+        same = [s for s in missing if kind_of(s, language) in kinds]
         if same:
             return Decision(same[0], "confirmation")
-        return None
+        # A guess of a kind the query did not leave out ("Is that Quezon City?") asks what the user searches
+        # for. A guess of no known kind (most Chinese words) may be a paraphrase: the model chooses.
+        return Decision(UNKNOWN, "confirmation") if kinds and None not in {kind_of(g, language) for g in guesses} else None
     if not guesses and not new:
         typed = _typed(question, missing, offered, language)
         if typed is not None:
             return typed
-        if not any(holds(intent, w, language) for w in words):  # nothing the question names is in the intent
+        if not _names_any(question, intent, language):
             return Decision(UNKNOWN, "confirmation")
     return None
+
+
+def _names_any(question: str, intent: str, language: str) -> bool:
+    """The question names something the intent holds (a word of it, in any form)."""
+    return any(holds(intent, w, language) for w in content_words(question, language))
 
 
 def _typed(question: str, missing: list[str], offered: list[str], language: str) -> Decision | None:
@@ -141,6 +152,8 @@ def offered_for(question: str, spans: list[str], missing: list[str], language: s
     out. A question for a value is never answered with its own words: those spans are dropped for it."""
     from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 
+    if language == "zh":  # a Chinese question names its value by paraphrase more often than by a shared word
+        return spans[:MAX_CHOICES]
     words = content_words(question, language)
     asked = classify(question)
     pointed = [s for s in spans if s not in missing and (any(holds(s, w, language) for w in words)
