@@ -78,3 +78,26 @@ def test_places_outside_the_corpus_are_known_by_their_names(span, language):
 @pytest.mark.parametrize(("span", "language"), [("Michael Jordan", "en"), ("电视剧", "zh"), ("women's", "en")])
 def test_names_and_words_that_are_not_places_stay_untyped(span, language):
     assert span_type(span, language) is None
+
+
+def test_a_run_records_which_answers_the_rules_settled_and_sends_them_to_no_model(tmp_path):
+    import json as json_
+
+    from cts_dataset.data import load
+    from cts_dataset.search.corpus_tool import CorpusSearchTool
+    from cts_dataset.search.retrieval import RetrievalSearcher
+    from tests.diagnostics_runs import region_only_models, run
+
+    instances = load()[:4]
+    models = region_only_models(instances)  # every question: "Which country or region do you mean?"
+    searcher = RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path / "bm25"))
+    summary = run(tmp_path / "run", searcher, models=models, limit=4, answer_mode="choose",
+                  prompts={"user_answerer": "v3"}, budgets=[1], conditions=["clarify"])
+    records = [json_.loads(line) for line in (tmp_path / "run" / "answer.jsonl").read_text().splitlines()]
+    settled = [r for r in records if r["decided_by"]]
+    assert len(settled) >= 3 and {r["decided_by"] for r in settled} == {"typed"}
+    assert len(models["user_answerer"].calls) == len(records) - len(settled)  # demo-0004 names no place
+    assert summary["guards"]["answers_by_rule"] == len(settled) and summary["guards"]["answers"] == len(records)
+    intents = {i.id: i.fused_query for i in instances}
+    assert all(r["answer"] == UNKNOWN or r["answer"] in intents[r["instance"]] for r in records)
+    assert any(r["answer"] != UNKNOWN for r in records)
