@@ -40,6 +40,10 @@ def answered(pair: tuple[str, str], question: str, language: str = "en") -> tupl
     (PHONE, "Which country do you mean?", "en", UNKNOWN, "typed"),  # the intent names no place
     (CITY, "Which city is one of the largest cities in the world?", "en", UNKNOWN, "own_question"),
     (TICKETS, "您想了解哪个城市的？", "zh", "成都", "typed"),
+    (LAKE, "Could you be a bit more specific?", "en", "Yes, area", "open_request"),
+    (LAKE, "What other detail should narrow the search?", "en", "area", "open_request"),
+    (TICKETS, "是北京的那个吗？", "zh", "不是，成都", "confirmation"),  # a wrong guess of the left-out kind
+    (TICKETS, "是学生票吗？", "zh", UNKNOWN, "confirmation"),  # a guess of another kind: not stated
     (TICKETS, "是成都的那个吗？", "zh", "是的，成都", "confirmation"),
 ])
 def test_what_the_questions_form_settles_is_answered_without_the_model(pair, question, language, expected, rule):
@@ -68,7 +72,8 @@ def test_a_question_for_a_value_is_not_offered_its_own_words():
 
 
 @pytest.mark.parametrize(("span", "language"), [
-    ("Philippines", "en"), ("North Carolina", "en"), ("Hebei", "en"), ("Bavaria", "en"),
+    ("Philippines", "en"), ("North Carolina", "en"), ("Hebei", "en"), ("Bavaria", "en"), ("West Africa", "en"),
+    ("European Union", "en"),
     ("深圳", "zh"), ("河南", "zh"), ("成都杜甫草堂", "zh"),
 ])
 def test_places_outside_the_corpus_are_known_by_their_names(span, language):
@@ -101,3 +106,9 @@ def test_a_run_records_which_answers_the_rules_settled_and_sends_them_to_no_mode
     intents = {i.id: i.fused_query for i in instances}
     assert all(r["answer"] == UNKNOWN or r["answer"] in intents[r["instance"]] for r in records)
     assert any(r["answer"] != UNKNOWN for r in records)
+
+
+def test_a_function_word_the_intent_adds_is_not_what_the_query_left_out():
+    from cts_dataset.protocol.answer_choices import missing_spans
+
+    assert missing_spans("In law, what is a suit, and who brings it?", "What is a suit, and who brings it?", "en") == ["law"]

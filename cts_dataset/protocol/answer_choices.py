@@ -75,7 +75,7 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
         if tag not in ("insert", "replace"):
             continue
         spans += _parts(fused[slice(*_whole_name(fused, start, end))])
-    return unique(spans)
+    return [s for s in unique(spans) if tokenize(s)]  # not a bare function word ("In" of "In law, ...")
 
 
 def _parts(words: list[str]) -> list[str]:

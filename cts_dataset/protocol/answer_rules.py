@@ -13,7 +13,9 @@ from the pair, so those cases need no model, and answer the same on every engine
   guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"), or naming nothing of
   the intent at all ("Do you also want climbing routes?" -> unknown);
 - ``typed``: a question for a time, a place or a number, answered by the span of that kind the query left
-  out, else the intent's one span of that kind, else ``unknown`` (an intent that names no place).
+  out, else ``unknown`` when the intent states none (an intent that names no place);
+- ``open_request``: a request for any further detail ("Can you be more specific?"), answered by what the
+  query left out.
 """
 
 from __future__ import annotations
@@ -22,12 +24,19 @@ import re
 from dataclasses import dataclass
 
 from cts_dataset.protocol.answer_phrasing import content_words, guessed, holds, is_either_or, is_yes_no, kind_of
+from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.text import CJK
 
 _WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)  # "Which X or Y?" asks for a kind
+# A request for any further detail ("Can you be more specific?", "What other detail should narrow the
+# search?"): a cooperative user gives what their query left out.
+_OPEN_REQUEST = re.compile(
+    r"\b(?:more|other|further|additional|any) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
+    r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充|更多(?:的)?(?:细节|信息)",
+    re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -44,6 +53,8 @@ def decide(view: AnswererView, missing: list[str], offered: list[str]) -> Decisi
     ``missing``: the pair's missing spans; ``offered``: every span the model would be offered."""
     question, intent, query = view.question, view.fused_query, view.blurred_query
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
+    if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
+        return Decision(missing[0], "open_request")
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, offered, language)
         if span:
@@ -96,9 +107,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], of
         same = [s for s in missing if kind_of(s, language) in kinds]
         if same:
             return Decision(same[0], "confirmation")
-        # A guess of a kind the query did not leave out ("Is that Quezon City?") asks what the user searches
-        # for. A guess of no known kind (most Chinese words) may be a paraphrase: the model chooses.
-        return Decision(UNKNOWN, "confirmation") if kinds and None not in {kind_of(g, language) for g in guesses} else None
+        # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
+        # searches for, or what their need does not say.
+        return Decision(UNKNOWN, "confirmation")
     if not guesses and not new:
         typed = _typed(question, missing, offered, language)
         if typed is not None:
@@ -114,8 +125,6 @@ def _names_any(question: str, intent: str, language: str) -> bool:
 
 
 def _typed(question: str, missing: list[str], offered: list[str], language: str) -> Decision | None:
-    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
-
     asked = classify(question)
     if asked not in TYPED:
         return None
@@ -150,8 +159,6 @@ def offered_for(question: str, spans: list[str], missing: list[str], language: s
     that are of the kind it asks for (a time, a place, a number). A wide list invites a small model to pick
     a phrase the query already holds ("Which fantasy series?" -> "fantasy series"), so the rest is left
     out. A question for a value is never answered with its own words: those spans are dropped for it."""
-    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
-
     if language == "zh":  # a Chinese question names its value by paraphrase more often than by a shared word
         return spans[:MAX_CHOICES]
     words = content_words(question, language)

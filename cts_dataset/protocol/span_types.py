@@ -31,7 +31,9 @@ _NUMBER_EN = re.compile(
     r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
     r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
     r"biggest|top)\b", re.IGNORECASE)
-_PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))
+_PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
+_COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower"))
+_UNIONS = frozenset(tokenize("union"))
 # Countries and continents are not all under Geography: their descriptions say what they are.
 _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
                                 r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
@@ -116,10 +118,16 @@ def names_a_place(span: str) -> bool:
     single, by_prefix, by_first = _place_index()
     if any(name <= tokens for first in tokens for name in by_first.get(first, ())):
         return True
+    def is_place(word: str) -> bool:
+        return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
+
     for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
         words = [t for w in run.split() for t in tokenize(w)]
-        if len(words) == 1 and (words[0] in single
-                                or any(same_word(words[0], p) for p in by_prefix.get(words[0][:3], ()))):
+        if len(words) == 1 and is_place(words[0]):
+            return True
+        # "West Africa", "Southern Europe", "European Union": a place with a compass word or a union.
+        if len(words) == 2 and ((words[0] in _COMPASS and is_place(words[1]))
+                                or (words[1] in _UNIONS and is_place(words[0]))):
             return True
     return False
 
