@@ -14,7 +14,7 @@ from cts_dataset.text import CJK, tokenize
 
 # A question with no question word and no alternatives asks to confirm ("Is that Kraków?", "So the capital
 # between 1948 and 1976?", "是2022年那届吗？").
-_WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地")
 # A yes/no question with no guess of its own ("Do you mean a particular year?") is answered yes.
 _OPEN_CUE = re.compile(r"\b(?:particular|specific|certain|any|some|specifically)\b|特定|具体|某个|某一", re.IGNORECASE)
@@ -59,7 +59,7 @@ def is_yes_no(question: str, language: str) -> bool:
     """A question answered by yes or no ("Do you mean the 1976 one?"), not a choice ("... or ...?") and not
     a question for a value ("Which year?")."""
     zh = bool(re.search(rf"[{CJK}]", question))
-    return not is_either_or(question, language) and not (_WH_ZH if zh else _WH_EN).search(question)
+    return not is_either_or(question, language) and not (_WH_ZH if zh else WH_EN).search(question)
 
 
 def is_either_or(question: str, language: str) -> bool:
@@ -114,6 +114,12 @@ def _same_kind(guess: str, span: str, language: str) -> bool:
     return guess_kind == span_kind or (guess_kind is None and language == "zh")
 
 
+def echoes(span: str, question: str, language: str) -> bool:
+    """Every content word of the span is the question's own: no answer to it ("Which river?" -> "river")."""
+    words = content_words(span, language)
+    return bool(words) and all(holds(question, w, language) for w in words)
+
+
 def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     """The answer the user gives with a chosen span (``unknown`` stays ``unknown``):
     - a yes/no question that guesses nothing the intent lacks: yes, and the span ("Yes, 1976");
@@ -128,7 +134,7 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     if span == UNKNOWN:
         return UNKNOWN
     asked = set(content_words(question, language))
-    echoes = bool(content_words(span, language)) and all(holds(question, w, language) for w in content_words(span, language))
+    echo = echoes(span, question, language)
     if is_yes_no(question, language):
         guess = guessed(question, fused_query, language)
         named = values_of(span, language) or content_words(span, language)  # the span's values, else its words
@@ -140,6 +146,6 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
         if language == "zh":
             return f"{'是的' if word == 'yes' else '不是'}，{span}"
         return f"{word.capitalize()}, {span}"
-    if echoes and asked and not is_either_or(question, language):
+    if echo and asked and not is_either_or(question, language):
         return UNKNOWN
     return span

@@ -23,14 +23,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cts_dataset.protocol.answer_phrasing import content_words, guessed, holds, is_either_or, is_yes_no, kind_of
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
+from cts_dataset.protocol.answer_phrasing import (
+    WH_EN,
+    content_words,
+    echoes,
+    guessed,
+    holds,
+    is_either_or,
+    is_yes_no,
+    kind_of,
+)
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.text import CJK
 
-_WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)  # "Which X or Y?" asks for a kind
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
 # search?"): a cooperative user gives what their query left out.
 _OPEN_REQUEST = re.compile(
@@ -48,26 +56,28 @@ class Decision:
     rule: str  # which rule settled it
 
 
-def decide(view: AnswererView, missing: list[str], offered: list[str]) -> Decision | None:
+def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision | None:
     """What the rules answer to ``view``'s question, or None when it is the model's to choose.
-    ``missing``: the pair's missing spans; ``offered``: every span the model would be offered."""
+    ``missing``: the pair's missing spans; ``spans``: every span of the intent an answer may be (:func:`~.answer_choices.choices`)."""
     question, intent, query = view.question, view.fused_query, view.blurred_query
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
     if is_either_or(question, language):
-        span = _either_or(question, intent, query, missing, offered, language)
+        span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(span, "either_or")
-        typed = _typed(question, missing, offered, language)  # "Which year or period?" asks for a kind
-        if typed is None and language == "en" and not _WH_EN.search(question) and not _names_any(question, intent, language):
-            return Decision(UNKNOWN, "either_or")  # "In kilometres or in miles?": the intent holds neither
+        typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
+        # "In kilometres or in miles?": the intent holds neither side ("Which X or Y?" asks for a kind instead).
+        if typed is None and language == "en" and not WH_EN.search(question) and not _names_any(question, intent, language):
+            return Decision(UNKNOWN, "either_or")
         return typed
     if is_yes_no(question, language):
-        return _confirmation(question, intent, query, missing, offered, language)
-    if query and language == "en" and _restates_query(question, query, missing, language):  # jieba's words are too short to tell
+        return _confirmation(question, intent, query, missing, spans, language)
+    # English only: jieba's words are too short to tell a restated query from a question about it.
+    if query and language == "en" and _restates_query(question, query, missing, language):
         return Decision(UNKNOWN, "own_question")
-    return _typed(question, missing, offered, language)
+    return _typed(question, missing, spans, language)
 
 
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
@@ -75,12 +85,13 @@ def _restates_query(question: str, query: str, missing: list[str], language: str
     if _TO_USER.search(question) or len(words) < OWN_QUESTION_MIN_WORDS:
         return False
     in_query = [holds(query, w, language) for w in words]
-    if any(not known and any(holds(span, w, language) for span in missing) for w, known in zip(words, in_query)):
+    if any(not known and any(holds(span, w, language) for span in missing)
+           for w, known in zip(words, in_query, strict=True)):
         return False  # it names what only the intent holds: it asks about that
     return sum(in_query) >= OWN_QUESTION_SHARE * len(words)
 
 
-def _either_or(question: str, intent: str, query: str, missing: list[str], offered: list[str],
+def _either_or(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
@@ -91,16 +102,16 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], offer
         others = {w for j, ws in enumerate(alternatives) if j != i for w in ws}
         hits += [w for w in words if w not in others and holds(intent, w, language)
                  and not (query and holds(query, w, language))]
-    return _first_holding(hits, missing, offered, language) if hits else None
+    return _first_holding(hits, missing, spans, language) if hits else None
 
 
-def _confirmation(question: str, intent: str, query: str, missing: list[str], offered: list[str],
+def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)
     if new and not guesses:
-        span = _first_holding(new, missing, offered, language)
+        span = _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses} - {None}
@@ -111,7 +122,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], of
         # searches for, or what their need does not say.
         return Decision(UNKNOWN, "confirmation")
     if not guesses and not new:
-        typed = _typed(question, missing, offered, language)
+        typed = _typed(question, missing, spans, language)
         if typed is not None:
             return typed
         if not _names_any(question, intent, language):
@@ -124,14 +135,14 @@ def _names_any(question: str, intent: str, language: str) -> bool:
     return any(holds(intent, w, language) for w in content_words(question, language))
 
 
-def _typed(question: str, missing: list[str], offered: list[str], language: str) -> Decision | None:
+def _typed(question: str, missing: list[str], spans: list[str], language: str) -> Decision | None:
     asked = classify(question)
     if asked not in TYPED:
         return None
     of_kind = [s for s in missing if span_type(s, language) == asked]
     if of_kind:
         return Decision(of_kind[0], "typed")
-    if any(span_type(s, language) == asked for s in offered):  # one the query holds too: the model chooses
+    if any(span_type(s, language) == asked for s in spans):  # one the query holds too: the model chooses
         return None
     # No span of the asked kind: unknown, unless the query left out a name whose kind the rules cannot tell.
     if any(span_type(s, language) is None and kind_of(s, language) == "name" for s in missing):
@@ -139,16 +150,16 @@ def _typed(question: str, missing: list[str], offered: list[str], language: str)
     return Decision(UNKNOWN, "typed")
 
 
-def _first_holding(words: list[str], missing: list[str], offered: list[str], language: str) -> str | None:
+def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str) -> str | None:
     """The first span the query left out that holds every word (whole blocks come before their parts),
     else the shortest of the intent's spans that does; else the span holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
         return holding[0]
-    holding = [s for s in offered if all(holds(s, w, language) for w in words)]
+    holding = [s for s in spans if all(holds(s, w, language) for w in words)]
     if holding:
         return min(holding, key=len)
-    scored = [(sum(holds(s, w, language) for w in words), -len(s), s) for s in [*missing, *offered]]
+    scored = [(sum(holds(s, w, language) for w in words), -len(s), s) for s in [*missing, *spans]]
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] else None
 
@@ -167,10 +178,5 @@ def offered_for(question: str, spans: list[str], missing: list[str], language: s
                                                          or span_type(s, language) == asked)]
     offered = unique([*missing, *pointed])
     if not is_yes_no(question, language) and not is_either_or(question, language):
-        offered = [s for s in offered if not _echoes(s, question, language)] or offered
+        offered = [s for s in offered if not echoes(s, question, language)] or offered
     return offered[:MAX_CHOICES]
-
-
-def _echoes(span: str, question: str, language: str) -> bool:
-    words = content_words(span, language)
-    return bool(words) and all(holds(question, w, language) for w in words)
