@@ -248,6 +248,7 @@ def bench_answerer(model: LoadedModel, timer: Timer, probes: list[dict], modes: 
                                     sum(polarity_right(a, p) is not None for p, a in rows)),
                 "by_style": _by_style(rows),
                 "replaced": sum(bool(a.replaced) for _, a in rows),
+                "by_rule": pct(sum(bool(a.decided_by) for _, a in rows), len(rows)),
                 "unparsed": sum(not a.parsed and not a.error for _, a in rows),
                 "errors": sum(bool(a.error) for _, a in rows)}
         items = [{"id": p["id"], "question": p["question"], "expected": p["expected"], "answer": a.text, "raw": a.raw, "replaced": a.replaced, "decided_by": a.decided_by,
@@ -345,13 +346,16 @@ def print_tables(result: dict) -> None:
         if "answerer" in result:
             a = result["answerer"]
             first = next(iter(a["modes"].values()))["languages"][language]
-            print(f"\nanswerer (prompt {a['prompt']}): {first['n']} probes, {first['answerable']} answerable")
+            print(f"\nanswerer (prompt {a['prompt']} for the free-form modes, {a['choose_prompt']} for choose): "
+                  f"{first['n']} probes, {first['answerable']} answerable")
             print(f"{'mode':<9}{'answered':>9}{'unknown':>9}{'invented':>9}{'wrong':>8}{'yes/no':>8}{'replaced':>9}"
                   f"{'unparsed':>9}{'s/req':>7}")
             for mode, m in a["modes"].items():
                 f = m["languages"][language]
                 print(f"{mode:<9}{shown(f['answered']):>9}{shown(f['unknown']):>9}{shown(f['invented']):>9}{shown(f['wrong']):>8}"
                       f"{shown(f['yes_no_right']):>8}{f['replaced']:>9}{f['unparsed']:>9}{per_request(m['timing']):>7}")
+                if f.get("by_rule") is not None and mode == "choose":
+                    print(f"         settled by the answerer's rules (no model call): {shown(f['by_rule'])}")
                 if f["by_style"]:
                     print("         right by style: " + ", ".join(f"{k} {shown(v['right'])} of {v['n']}"
                                                            for k, v in f["by_style"].items()))

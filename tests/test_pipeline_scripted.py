@@ -29,7 +29,6 @@ def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, sear
     summary = run(tmp_path, searcher, models, rewriter_guard=False)  # every rewrite asks the model
     # one dialogue of 3 turns per instance serves k = 1, 2, 3: 3 clarifier batches of 6
     assert models["clarifier"].batches == [6, 6, 6]
-    assert models["user_answerer"].batches == [6, 6, 6]
     assert models["rewriter"].batches == [18]
     # the k-th rewrite sees exactly the first k turns of the shared dialogue
     for request in models["rewriter"].calls:
@@ -39,6 +38,8 @@ def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, sear
     folder = tmp_path / "run"
     answers = [json.loads(line) for line in (folder / "answer.jsonl").read_text().splitlines()]
     assert len(answers) == 18 and all(a["prompt"] == "answerer/v3/en" for a in answers)  # cpu-smoke's
+    # The scripted clarifier asks for a year, then a place: the choosing answerer's rules settle every answer.
+    assert all(a["decided_by"] == "typed" for a in answers) and models["user_answerer"].batches == []
     searches = (folder / "search.jsonl").read_text().splitlines()
     assert len(searches) == 6 * 5  # baseline + clarify@1..3 + oracle
     conditions = summary["conditions"]
@@ -52,6 +53,12 @@ def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, sear
     # Democratic Republic of the Congo; 0005 Africa; 0006 Italian); 0002 and 0004 name none
     assert summary["dialogue"]["unknown_rate_per_turn"]["2"] == pytest.approx(2 / 6)
     assert "| clarify@1 |" in (folder / "summary.md").read_text()
+
+
+def test_a_writing_answerer_gets_one_batch_per_turn(tmp_path, searcher):
+    models = make_models()
+    run(tmp_path, searcher, models, answer_mode="replace", prompts={"user_answerer": "v2"})
+    assert models["user_answerer"].batches == [6, 6, 6]
 
 
 def test_a_rerun_makes_no_model_call_and_changes_nothing(tmp_path, searcher):

@@ -132,4 +132,3 @@ def choices(fused_query: str, blurred_query: str, language: str, missing: list[s
 
 def unique(items: list[str]) -> list[str]:
     return [s for s in dict.fromkeys(i for i in items if i)]
-

@@ -38,6 +38,15 @@ def words(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+@cache
+def tagged_words(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of a text with jieba's part-of-speech tag (``ns`` for a place name)."""
+    from jieba import posseg
+
+    _jieba()
+    return tuple((w.word, w.flag) for w in posseg.cut(text))
+
+
 def is_content(word: str) -> bool:
     return word not in _FUNCTION and not _PUNCT.match(word) and word.strip() != ""
 

@@ -42,8 +42,8 @@ from cts_dataset.text import CJK
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
 # search?"): a cooperative user gives what their query left out.
 _OPEN_REQUEST = re.compile(
-    r"\b(?:more|other|further|additional|any) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
-    r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充|更多(?:的)?(?:细节|信息)",
+    r"\b(?:more|other|further|additional) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
+    r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
@@ -61,6 +61,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     ``missing``: the pair's missing spans; ``spans``: every span of the intent an answer may be (:func:`~.answer_choices.choices`)."""
     question, intent, query = view.question, view.fused_query, view.blurred_query
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
+    if language != view.language:  # an English question on a Chinese need, or the reverse: the model chooses
+        return None
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
     if is_either_or(question, language):
@@ -95,7 +97,8 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
-    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;:]", question, flags=re.IGNORECASE)
+    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;]", _choice_part(question),
+                     flags=re.IGNORECASE)
     alternatives = [content_words(p, language) for p in parts]
     hits: list[str] = []
     for i, words in enumerate(alternatives):
@@ -103,6 +106,14 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
         hits += [w for w in words if w not in others and holds(intent, w, language)
                  and not (query and holds(query, w, language))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _choice_part(question: str) -> str:
+    """The part of a question that lists the alternatives: after a colon ("Which kind of suit: clothing,
+    cards or law?"), without a lead-in clause ("For the 2016 election, by state or by county?")."""
+    question = question.rsplit(":", 1)[-1]
+    before = re.split(r"\bor\b", question, maxsplit=1, flags=re.IGNORECASE)[0]
+    return question.split(",", 1)[1] if before.count(",") == 1 else question
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
@@ -143,9 +154,6 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
     if of_kind:
         return Decision(of_kind[0], "typed")
     if any(span_type(s, language) == asked for s in spans):  # one the query holds too: the model chooses
-        return None
-    # No span of the asked kind: unknown, unless the query left out a name whose kind the rules cannot tell.
-    if any(span_type(s, language) is None and kind_of(s, language) == "name" for s in missing):
         return None
     return Decision(UNKNOWN, "typed")
 

@@ -133,11 +133,13 @@ def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettin
     decisions = [answer_rules.decide(v, s.missing, s.spans) if s else None
                  for v, s in zip(views, spans, strict=True)]
     asked = [i for i, d in enumerate(decisions) if d is None]
-    responses = iter(model.complete([answerer_request(views[i], settings, tags[i], mode,
-                                                      spans[i].options if spans[i] else None) for i in asked])
-                     if asked else [])
-    return [_decided(v, d) if d is not None else _answer_of(next(responses), v, mode, s)
-            for v, s, d in zip(views, spans, decisions, strict=True)]
+    replies = model.complete([answerer_request(views[i], settings, tags[i], mode, spans[i].options if spans[i] else None)
+                              for i in asked]) if asked else []
+    if len(replies) != len(asked):
+        raise ValueError(f"user answerer: {len(asked)} requests sent, {len(replies)} replies received")
+    responses = dict(zip(asked, replies, strict=True))
+    return [_decided(v, d) if d is not None else _answer_of(responses[i], v, mode, s)
+            for i, (v, s, d) in enumerate(zip(views, spans, decisions, strict=True))]
 
 
 def _decided(view: AnswererView, decision: answer_rules.Decision) -> Answer:

