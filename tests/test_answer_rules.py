@@ -122,11 +122,3 @@ def test_a_question_in_another_script_than_the_need_is_left_to_the_model():
     spans = answerer._Spans.of(view)
     assert decide(view, spans.missing, spans.spans) is None
 
-
-def test_a_lead_in_clause_is_not_one_of_the_alternatives():
-    from cts_dataset.protocol.answer_rules import _either_or
-
-    intent, query = "Which was the largest city of Brazil by population in 1950?", "Which was the largest city by population?"
-    view = AnswererView(intent, "en", "For Brazil, by population or by area?", query)
-    spans = answerer._Spans.of(view)
-    assert _either_or(view.question, intent, query, spans.missing, spans.spans, "en") is None  # not "Brazil"

@@ -97,8 +97,7 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
-    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;]", _choice_part(question),
-                     flags=re.IGNORECASE)
+    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;:]", question, flags=re.IGNORECASE)
     alternatives = [content_words(p, language) for p in parts]
     hits: list[str] = []
     for i, words in enumerate(alternatives):
@@ -106,14 +105,6 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
         hits += [w for w in words if w not in others and holds(intent, w, language)
                  and not (query and holds(query, w, language))]
     return _first_holding(hits, missing, spans, language) if hits else None
-
-
-def _choice_part(question: str) -> str:
-    """The part of a question that lists the alternatives: after a colon ("Which kind of suit: clothing,
-    cards or law?"), without a lead-in clause ("For the 2016 election, by state or by county?")."""
-    question = question.rsplit(":", 1)[-1]
-    before = re.split(r"\bor\b", question, maxsplit=1, flags=re.IGNORECASE)[0]
-    return question.split(",", 1)[1] if before.count(",") == 1 else question
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
