@@ -30,3 +30,4 @@ def test_the_packaged_model_chooses_the_intents_words(model):
     assert answers[0].text == "1976" and answers[1].text == "Tangshan, Hebei"
     assert answers[2].text.startswith("Yes, ") and "1976" in answers[2].text  # "Yes, 1976 earthquake" will do
     assert answers[4].text == "2023年"
+    assert not answers[3].decided_by, "the magnitude scale is no rule's: the model chose"
