@@ -142,8 +142,11 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
     if asked not in TYPED:
         return None
     of_kind = [s for s in missing if span_type(s, language) == asked]
+    # A block that also holds a value of another kind ("2023年杭州" for "Which year?") gives way to its part.
+    pure = [s for s in of_kind if not any(o != s and o in s and span_type(o, language) not in (asked, None)
+                                          for o in missing)]
     if of_kind:
-        return Decision(of_kind[0], "typed")
+        return Decision((pure or of_kind)[0], "typed")
     if any(span_type(s, language) == asked for s in spans):  # one the query holds too: the model chooses
         return None
     return Decision(UNKNOWN, "typed")
