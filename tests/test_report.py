@@ -56,7 +56,10 @@ def make_run(folder: Path, searcher, clarifier: str | None) -> dict:
                              else "Which place do you mean?", spec="year-then-place")
         models["clarifier"] = Traced(asks, trace)
     limit = LIMITS["template" if clarifier else "year-then-place"]
-    config = load_config(out_dir=folder, limit=limit, budgets=[1, 2, 3], **overrides)
+    # The hand counts assume the scripted user is asked and its answer forwarded: the free-form answerer
+    # (a choosing one would settle these year and place questions by its rules, with no call).
+    config = load_config(out_dir=folder, limit=limit, budgets=[1, 2, 3], answer_mode="replace",
+                         prompts={"user_answerer": "v2"}, **overrides)
     summary = Experiment(config, models=models, searcher=searcher, judge=LexicalJudge(), progress=False).run()
     for model in models.values():
         model.close()
