@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, StructuredOutput
 from cts_dataset.prompts import ChatPrompt, PromptError
@@ -153,15 +154,20 @@ def _decided(view: AnswererView, decision: answer_rules.Decision) -> Answer:
 
 @dataclass(frozen=True)
 class _Spans:
+    view: AnswererView
     missing: list[str]  # what the query left out
     spans: list[str]  # every span of the intent an answer may be
-    options: list[str]  # what the model is offered for this question, unknown last
 
     @staticmethod
     def of(view: AnswererView) -> _Spans:
         missing = missing_spans(view.fused_query, view.blurred_query, view.language)
-        spans = choices(view.fused_query, view.blurred_query, view.language, missing)
-        return _Spans(missing, spans, options_of(view, spans, missing))
+        return _Spans(view, missing, choices(view.fused_query, view.blurred_query, view.language, missing))
+
+    @cached_property
+    def options(self) -> list[str]:
+        """What the model is offered for this question, unknown last: built only for a question the rules
+        leave to the model."""
+        return options_of(self.view, self.spans, self.missing)
 
 
 def _answer_of(response: ChatResponse, view: AnswererView, mode: AnswerMode, spans: _Spans | None = None) -> Answer:
