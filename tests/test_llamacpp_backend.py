@@ -45,6 +45,18 @@ def test_a_batch_comes_back_in_order_and_greedy_is_deterministic(smol):
     assert smol.backend.max_model_len == ENGINE["n_ctx"] // ENGINE["n_parallel"]
 
 
+def test_the_reproducible_engine_reads_a_shared_prompt_once_whatever_its_slot_count(smol):
+    # Served one at a time, the second request of a role must reuse the first's system prompt; with 4
+    # slots it went to an empty slot and read the whole prompt again.
+    system = "You answer in one short sentence. " + " ".join(f"Rule {i}: be brief and exact." for i in range(10))
+    first, second = ([{"role": "system", "content": system}, {"role": "user", "content": f"One fact about {t}?"}]
+                     for t in ("Mars", "tea"))
+    shared = smol.backend.count_tokens(system)
+    responses = [smol.complete([ChatRequest.of(m, sampling=Sampling(max_tokens=4))])[0] for m in (first, second)]
+    assert smol.backend.deterministic and not any(r.failed for r in responses)
+    assert responses[0].usage.cached_tokens < shared <= responses[1].usage.cached_tokens
+
+
 def test_structured_output_json_schema_and_choice_are_obeyed(smol):
     responses = smol.complete([
         ask("Is Paris in France? Reply in JSON.", max_tokens=64, structured=StructuredOutput(json_schema=SCHEMA)),

@@ -27,8 +27,10 @@ _RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed
 # Decoding threads of the deterministic setting: a fixed number, since llama.cpp's flash-attention
 # decoding splits its sums by thread (measured: 1 and 2 threads differ); prompt threads change nothing.
 DETERMINISTIC_DECODE_THREADS = 2
-# Measured on this engine: prompt chunks of different sizes take different attention paths, so a prompt
-# whose reused prefix ends elsewhere got other bytes; chunks of one token never do.
+# Measured on this engine: prompt chunks of different sizes take different paths, so a prompt whose reused
+# prefix ends elsewhere got other bytes; chunks of one token never do. Chunks of 3 tokens matched them on
+# the main job's first 20 requests (prompts under 256 tokens) but not on longer ones, nor across orders
+# (benchmarks/bench_prompt_chunks.py); 4 tokens or more never matched.
 DETERMINISTIC_UBATCH = 1
 DETERMINISTIC_SLOT_SIMILARITY = 0.95
 
@@ -38,6 +40,8 @@ class LlamaCppModel:
 
     ``n_ctx`` is the whole KV cache, shared by ``n_parallel`` slots: each request gets
     ``max_model_len`` tokens (prompt and output), read back from the server (about ``n_ctx // n_parallel``).
+    The deterministic setting serves one request at a time from one slot of ``n_ctx // n_parallel``
+    tokens, so each request still gets that much.
     ``n_threads`` decode and ``n_threads_batch`` read prompts; both default to the cores this process may
     use (to a fixed number in the deterministic setting). llama.cpp busy-waits its threads: more than the
     free cores only slows it down, and with other heavy work on the same cores ``n_threads=1`` is far
@@ -47,7 +51,7 @@ class LlamaCppModel:
     order, with any number of slots or prompt threads. Measured on this engine: sequences decoded
     together, and attention without flash attention over a reused prompt prefix, change the sums (a
     greedy answer in 10-20 differed), and so do prompt chunks of different sizes. So requests are served
-    one at a time, with flash attention, prompts read a token at a time, by
+    one at a time from one slot, with flash attention, prompts read a token at a time, by
     :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise; prompt prefixes are
     still reused, from the slots and from llama.cpp's prompt cache in RAM. It holds for one llama.cpp
     build on one CPU instruction set (other SIMD widths sum in another order). ``deterministic=False``
@@ -69,7 +73,10 @@ class LlamaCppModel:
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
         options = xllamacpp.CommonParams()
         options.model.path = str(path)
-        options.n_ctx, options.n_parallel = n_ctx, n_parallel
+        # One request at a time needs one slot: with more, the second request of a role went to an empty
+        # slot and read the whole shared prompt again (measured: 6 of the main job's 93 calls, 77 s).
+        slots = 1 if deterministic else n_parallel
+        options.n_ctx, options.n_parallel = n_ctx // n_parallel * slots, slots
         cores = len(os.sched_getaffinity(0))
         threads = n_threads or (DETERMINISTIC_DECODE_THREADS if deterministic else cores)
         options.cpuparams.n_threads = threads
@@ -77,7 +84,7 @@ class LlamaCppModel:
         if deterministic:
             # Every token through one code path: a prompt read a token at a time sums like decoding,
             # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
-            # that shares the most with it (llama.cpp's prompt cache in RAM) unless a slot shares 95%.
+            # that shares the most with it (llama.cpp's prompt cache in RAM) unless the slot shares 95%.
             options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
             options.n_ubatch = DETERMINISTIC_UBATCH
             options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
