@@ -23,7 +23,8 @@ from cts_dataset.records import RECORD_KINDS
 from cts_dataset.schemas import Problem, schema_problems
 
 # Keys that tell one record kind from another when a file's kind is not given.
-_KIND_MARKERS = (("instance", "blurred_query"), ("document", "title"), ("gold", "nuggets"), ("candidate", "answer"))
+_KIND_MARKERS = (("instance", "blurred_query"), ("document", "title"), ("gold", "nuggets"), ("candidate", "answer"),
+                 ("evidence", "readings"))
 
 
 class RecordFileError(CtsbenchError, ValueError):

@@ -66,6 +66,23 @@ class Document(_Strict):
     text: str = Field(min_length=1)
 
 
+class SupportSentence(_Strict):
+    """A sentence of a cited document that states a nugget, copied word for word."""
+
+    nugget: int = Field(ge=0, description="The nugget's index in the instance's nuggets.")
+    source: str = Field(min_length=1, description="The cited document's id.")
+    sentence: str = Field(min_length=1)
+
+
+class InstanceEvidence(_Strict):
+    """A second reader's record of one instance: why its nuggets hold and why its query is ambiguous."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    readings: list[str] = Field(min_length=2, description="Plausible readings of the blurred query, with different answers.")
+    intent_states_place: bool = Field(description="Whether the fused query names any place.")
+    support: list[SupportSentence] = Field(min_length=1, description="One sentence per nugget and cited source.")
+
+
 class GoldRecord(_Strict):
     """The static gold for one intent query, as the official release stores it."""
 
@@ -90,6 +107,7 @@ RECORD_KINDS: dict[str, type[BaseModel]] = {
     "gold": GoldRecord,
     "document": Document,
     "candidate": Candidate,
+    "evidence": InstanceEvidence,
 }
 
 

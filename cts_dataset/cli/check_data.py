@@ -13,12 +13,17 @@ import click
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for the retrieval headroom recall.")
 @click.option("--min-fused", default=0.8, show_default=True, help="Lowest acceptable mean fused recall@k.")
 @click.option("--min-gap", default=0.3, show_default=True, help="Lowest acceptable fused - blurred recall@k.")
-def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: float, min_gap: float) -> None:
+@click.option("--evidence", "evidence_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Evidence records (JSONL, one per instance: readings and a supporting sentence per nugget and "
+                   "source); default: FILE's name with .evidence.jsonl, when that file exists.")
+def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: float, min_gap: float,
+               evidence_path: Path | None) -> None:
     """Check instances beyond the schema and print the data report (default: the shipped demo split).
 
     Checks: cited documents exist; each removed constraint occurs in the fused query and not in the
-    blurred one; no near-duplicates; nuggets grounded in their sources; BM25 retrieval headroom.
-    Exits 1 on any error.
+    blurred one; no near-duplicates; nuggets grounded in their sources; BM25 retrieval headroom; with
+    evidence records, each nugget's supporting sentence is word for word in each cited document and the
+    blurred query has two readings. Exits 1 on any error.
     """
     from cts_dataset.corpus import corpus_index
     from cts_dataset.data import split_path
@@ -26,11 +31,14 @@ def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: f
     from cts_dataset.quality.report import build_report, render_markdown
 
     path = file or split_path("demo")
+    beside = path.with_name(path.name.removesuffix(".jsonl") + ".evidence.jsonl")
+    evidence_path = evidence_path or (beside if beside.is_file() else None)
     try:
         instances = read_records(path, "instance")
+        evidence = read_records(evidence_path, "evidence") if evidence_path else None
     except RecordFileError as error:
-        raise click.ClickException(f"{path}: {error}") from None
-    report = build_report(instances, corpus_index(), k=k, min_fused=min_fused, min_gap=min_gap)
+        raise click.ClickException(str(error)) from None
+    report = build_report(instances, corpus_index(), k=k, min_fused=min_fused, min_gap=min_gap, evidence=evidence)
     markdown = render_markdown(report, title=f"Data report: {path.name}")
     click.echo(markdown)
     if report_path:

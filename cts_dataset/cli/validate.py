@@ -12,7 +12,7 @@ from cts_dataset.records import RECORD_KINDS
 @click.option("--kind", type=click.Choice(sorted(RECORD_KINDS)), help="Record kind (guessed from the keys if not given).")
 @click.option("--max-problems", default=50, show_default=True, help="Problems to print per file.")
 def validate(files: tuple[str, ...], kind: str | None, max_problems: int) -> None:
-    """Check JSONL files of instances, gold records, corpus documents or candidates.
+    """Check JSONL files of instances, gold records, corpus documents, candidates or evidence records.
 
     Exits 1 when any file has a problem; each problem is printed as `file:line: field: problem`.
     """

@@ -14,8 +14,9 @@ from cts_dataset.quality.checks import (
     check_sources,
     nugget_grounding,
 )
+from cts_dataset.quality.evidence import check_evidence
 from cts_dataset.quality.headroom import Headroom, gold_documents, headroom, mean
-from cts_dataset.records import Document, Instance
+from cts_dataset.records import Document, Instance, InstanceEvidence
 
 
 @dataclass
@@ -26,6 +27,7 @@ class DataReport:
     headroom: list[Headroom]
     k: int
     targets: dict[str, float] = field(default_factory=dict)
+    evidence: Sequence[InstanceEvidence] | None = None
 
     @property
     def fused_recall(self) -> float:
@@ -41,9 +43,13 @@ class DataReport:
 
 
 def build_report(instances: Sequence[Instance], index: dict[str, Document], k: int = 10,
-                 min_fused: float = 0.8, min_gap: float = 0.3) -> DataReport:
+                 min_fused: float = 0.8, min_gap: float = 0.3,
+                 evidence: Sequence[InstanceEvidence] | None = None) -> DataReport:
     findings = Findings()
-    for part in (check_sources(instances, index), check_blurring(instances), check_duplicates(instances)):
+    parts = [check_sources(instances, index), check_blurring(instances), check_duplicates(instances)]
+    if evidence is not None:
+        parts.append(check_evidence(instances, evidence, index))
+    for part in parts:
         findings.errors += part.errors
         findings.warnings += part.warnings
     grounding_rows = nugget_grounding(instances, index)
@@ -53,7 +59,8 @@ def build_report(instances: Sequence[Instance], index: dict[str, Document], k: i
                 f"{instance_id}: nuggets[{n}].text: only {score:.0%} of its content words occur in its sources "
                 f"(missing: {', '.join(missing)})")
     rows = headroom(instances, k) if instances else []
-    report = DataReport(instances, findings, grounding_rows, rows, k, {"min_fused": min_fused, "min_gap": min_gap})
+    report = DataReport(instances, findings, grounding_rows, rows, k, {"min_fused": min_fused, "min_gap": min_gap},
+                        evidence)
     if rows and report.fused_recall < min_fused:
         findings.errors.append(f"headroom: fused recall@{k} {report.fused_recall:.3f} is below {min_fused}")
     if rows and report.fused_recall - report.blurred_recall < min_gap:
@@ -81,6 +88,8 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
         out.append(f"- nuggets per instance: min {min(nuggets)}, mean {mean(nuggets):.2f}, max {max(nuggets)}")
     out.append("- nugget weights: " + ", ".join(f"{w:g} x{c}" for w, c in sorted(weights.items())))
     out.append("- removed constraints per instance: " + ", ".join(f"{k}: {v}" for k, v in sorted(per_instance.items())))
+    if report.evidence is not None:
+        out += _evidence_lines(report)
     out += ["", "## Removed constraint types", ""]
     out += _table(["type", "count", "share"], [(t, c, f"{c / total:.0%}") for t, c in types.most_common()])
     out += ["", f"## Retrieval headroom (BM25 recall@{report.k} of the cited documents)", ""]
@@ -98,6 +107,18 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
     out += [f"- error: {e}" for e in report.findings.errors] or ["- none"]
     out += [f"- warning: {w}" for w in report.findings.warnings]
     return "\n".join(out) + "\n"
+
+
+def _evidence_lines(report: DataReport) -> list[str]:
+    """What the evidence records show: how many instances are fully supported, how many name no place."""
+    recorded = {r.id: r for r in (report.evidence or ())}
+    faulty = {e.split(":", 1)[0] for e in report.findings.errors if ": evidence" in e}
+    supported = sum(1 for i in report.instances if i.id in recorded and i.id not in faulty)
+    no_place = sum(1 for i in report.instances if i.id in recorded and not recorded[i.id].intent_states_place)
+    n = max(len(report.instances), 1)
+    return [(f"- evidence: {supported} of {len(report.instances)} instances have two readings and, for every nugget "
+             f"and cited document, a sentence of that document stating it"),
+            f"- intents naming no place (a question about region has no answer): {no_place} ({no_place / n:.0%})"]
 
 
 def card_statistics(report: DataReport) -> str:
