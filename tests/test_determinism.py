@@ -1,6 +1,7 @@
 """The fixed roles give the same records whatever else runs beside them: the real pipeline on llama.cpp
 (SmolLM2-135M playing every role, no response cache), four instances run alone and inside a larger run,
-with 1 and 4 slots and in two orders."""
+configured with 1 and 4 slots and in two orders. (The reproducible engine serves from one slot whatever
+n_parallel says; the concurrent engine, 4 slots decoding together, is what it is compared against.)"""
 
 from __future__ import annotations
 

@@ -49,8 +49,8 @@ def test_a_sentence_changed_by_one_word_is_not_in_the_document(tangshan):
     support = evidence()["support"]
     support[4] = {**support[4], "sentence": support[4]["sentence"].replace("85 percent", "95 percent")}
     found = errors_of(tangshan, evidence(support=support))
-    assert len(found) == 1 and found[0].startswith("demo-0001: evidence.support: the sentence for nuggets[4] is not in "
-                                                   f"{TANGSHAN}'s text")
+    assert len(found) == 1 and found[0].startswith(f"demo-0001: evidence.support: the sentence for nuggets[4] from "
+                                                   f"{TANGSHAN} is not in its text")
 
 
 def test_a_nugget_without_a_sentence_from_each_of_its_sources_is_an_error(tangshan):
@@ -87,10 +87,30 @@ def test_check_data_reads_the_evidence_beside_the_file_and_fails_on_a_sentence_n
     loose = ["--min-fused", "0", "--min-gap", "-1"]  # one instance: the headroom targets are not the point here
     good = run_cli("check-data", str(instances), *loose)
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "- evidence: 1 of 1 instances have two readings" in good.stdout
+    assert f"- evidence ({beside}): 1 of 1 instances have two readings" in good.stdout
     support = evidence()["support"]
     support[0] = {**support[0], "sentence": "The official count stated 242,000 deaths"}
     beside.write_text(json.dumps(evidence(support=support)) + "\n")
     bad = run_cli("check-data", str(instances), *loose)
-    assert bad.returncode == 1 and "the sentence for nuggets[0] is not in" in bad.stdout
-    assert "- evidence: 0 of 1 instances" in bad.stdout
+    assert bad.returncode == 1 and f"the sentence for nuggets[0] from {TANGSHAN} is not in its text" in bad.stdout
+    assert f"- evidence ({beside}): 0 of 1 instances" in bad.stdout
+
+
+def test_a_sentence_too_short_to_state_anything_or_for_a_source_the_nugget_does_not_cite_is_an_error(tangshan):
+    support = evidence()["support"]
+    support[1] = {**support[1], "sentence": "  the  "}
+    support[2] = {**support[2], "source": "Tangshan"}
+    found = errors_of(tangshan, evidence(support=support))
+    assert f"demo-0001: evidence.support: the sentence for nuggets[1] from {TANGSHAN} has fewer than 4 words: '  the  '" in found
+    assert "demo-0001: evidence.support: the sentence for nuggets[2] from Tangshan: nuggets[2] does not cite Tangshan" in found
+    assert f"demo-0001: evidence.support: no sentence for nuggets[2] from {TANGSHAN}" in found
+
+
+def test_the_report_counts_supported_instances_by_id_even_when_an_id_holds_a_colon(tangshan):
+    from cts_dataset.quality.report import build_report, render_markdown
+
+    renamed = [tangshan[0].model_copy(update={"id": "track:0001"})]
+    report = build_report(renamed, corpus_index(), evidence=[InstanceEvidence.model_validate(evidence())],
+                          evidence_file="x.evidence.jsonl")
+    assert "track:0001: evidence: no record" in report.findings.errors
+    assert "- evidence (x.evidence.jsonl): 0 of 1 instances" in render_markdown(report)

@@ -139,3 +139,9 @@ def test_the_packaged_default_model_loads_and_answers(tmp_path):
         ask("Is Paris in France?", structured=StructuredOutput(choice=("yes", "no", "unknown")))])
     assert "Paris" in capital.text and capital.model == DEFAULT_LABEL
     assert choice.text == "yes"
+
+
+@pytest.mark.parametrize("n_ctx, n_parallel", [(4096, 0), (2, 4)])
+def test_a_slot_count_or_context_that_leaves_no_room_is_refused_before_loading(n_ctx, n_parallel):
+    with pytest.raises(ValueError, match="need n_parallel >= 1 and n_ctx >= n_parallel"):
+        LlamaCppModel(gguf_path(), n_ctx=n_ctx, n_parallel=n_parallel)

@@ -27,21 +27,28 @@ def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: f
     """
     from cts_dataset.corpus import corpus_index
     from cts_dataset.data import split_path
-    from cts_dataset.jsonl import RecordFileError, read_records
     from cts_dataset.quality.report import build_report, render_markdown
 
     path = file or split_path("demo")
-    beside = path.with_name(path.name.removesuffix(".jsonl") + ".evidence.jsonl")
+    beside = path.with_name(path.name.removesuffix(".gz").removesuffix(".jsonl") + ".evidence.jsonl")
     evidence_path = evidence_path or (beside if beside.is_file() else None)
-    try:
-        instances = read_records(path, "instance")
-        evidence = read_records(evidence_path, "evidence") if evidence_path else None
-    except RecordFileError as error:
-        raise click.ClickException(str(error)) from None
-    report = build_report(instances, corpus_index(), k=k, min_fused=min_fused, min_gap=min_gap, evidence=evidence)
+    instances = _read(path, "instance")
+    evidence = _read(evidence_path, "evidence") if evidence_path else None
+    report = build_report(instances, corpus_index(), k=k, min_fused=min_fused, min_gap=min_gap, evidence=evidence,
+                          evidence_file=str(evidence_path) if evidence_path else None)
     markdown = render_markdown(report, title=f"Data report: {path.name}")
     click.echo(markdown)
     if report_path:
         report_path.write_text(markdown, encoding="utf-8")
     if not report.ok:
         raise SystemExit(1)
+
+
+def _read(path: Path, kind: str) -> list:
+    """A record file's records, or an error naming the file and every bad line."""
+    from cts_dataset.jsonl import RecordFileError, read_records
+
+    try:
+        return read_records(path, kind)
+    except RecordFileError as error:
+        raise click.ClickException(f"{path}: {error}") from None

@@ -68,6 +68,9 @@ class LlamaCppModel:
         path = Path(path).expanduser()
         if not path.is_file():
             raise FileNotFoundError(f"no GGUF file at {path}")
+        if n_parallel < 1 or n_ctx < n_parallel:
+            raise ValueError(f"{spec or path}: need n_parallel >= 1 and n_ctx >= n_parallel "
+                             f"(got n_ctx={n_ctx}, n_parallel={n_parallel})")
         self.spec = spec or f"llamacpp:{path}"
         self.path, self.n_parallel, self.deterministic = path, n_parallel, deterministic
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)

@@ -14,7 +14,7 @@ from cts_dataset.quality.checks import (
     check_sources,
     nugget_grounding,
 )
-from cts_dataset.quality.evidence import check_evidence
+from cts_dataset.quality.evidence import evidence_findings, evidence_problems
 from cts_dataset.quality.headroom import Headroom, gold_documents, headroom, mean
 from cts_dataset.records import Document, Instance, InstanceEvidence
 
@@ -28,6 +28,8 @@ class DataReport:
     k: int
     targets: dict[str, float] = field(default_factory=dict)
     evidence: Sequence[InstanceEvidence] | None = None
+    evidence_file: str | None = None  # where the evidence records came from, for the report
+    evidence_faulty: frozenset[str] = frozenset()  # ids of instances with an evidence problem
 
     @property
     def fused_recall(self) -> float:
@@ -44,11 +46,12 @@ class DataReport:
 
 def build_report(instances: Sequence[Instance], index: dict[str, Document], k: int = 10,
                  min_fused: float = 0.8, min_gap: float = 0.3,
-                 evidence: Sequence[InstanceEvidence] | None = None) -> DataReport:
+                 evidence: Sequence[InstanceEvidence] | None = None, evidence_file: str | None = None) -> DataReport:
     findings = Findings()
     parts = [check_sources(instances, index), check_blurring(instances), check_duplicates(instances)]
+    problems = evidence_problems(instances, evidence, index) if evidence is not None else {}
     if evidence is not None:
-        parts.append(check_evidence(instances, evidence, index))
+        parts.append(evidence_findings(problems, instances, evidence))
     for part in parts:
         findings.errors += part.errors
         findings.warnings += part.warnings
@@ -60,7 +63,7 @@ def build_report(instances: Sequence[Instance], index: dict[str, Document], k: i
                 f"(missing: {', '.join(missing)})")
     rows = headroom(instances, k) if instances else []
     report = DataReport(instances, findings, grounding_rows, rows, k, {"min_fused": min_fused, "min_gap": min_gap},
-                        evidence)
+                        evidence, evidence_file, frozenset(i for i, found in problems.items() if found))
     if rows and report.fused_recall < min_fused:
         findings.errors.append(f"headroom: fused recall@{k} {report.fused_recall:.3f} is below {min_fused}")
     if rows and report.fused_recall - report.blurred_recall < min_gap:
@@ -112,12 +115,12 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
 def _evidence_lines(report: DataReport) -> list[str]:
     """What the evidence records show: how many instances are fully supported, how many name no place."""
     recorded = {r.id: r for r in (report.evidence or ())}
-    faulty = {e.split(":", 1)[0] for e in report.findings.errors if ": evidence" in e}
-    supported = sum(1 for i in report.instances if i.id in recorded and i.id not in faulty)
+    supported = sum(1 for i in report.instances if i.id not in report.evidence_faulty)
     no_place = sum(1 for i in report.instances if i.id in recorded and not recorded[i.id].intent_states_place)
     n = max(len(report.instances), 1)
-    return [(f"- evidence: {supported} of {len(report.instances)} instances have two readings and, for every nugget "
-             f"and cited document, a sentence of that document stating it"),
+    source = f" ({report.evidence_file})" if report.evidence_file else ""
+    return [(f"- evidence{source}: {supported} of {len(report.instances)} instances have two readings and, for "
+             "every nugget and cited document, a sentence of that document stating it"),
             f"- intents naming no place (a question about region has no answer): {no_place} ({no_place / n:.0%})"]
 
 
