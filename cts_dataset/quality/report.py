@@ -137,8 +137,8 @@ def card_statistics(report: DataReport) -> str:
              + ", ".join(f"{w:g} x{c}" for w, c in sorted(Counter(n.weight for i in instances for n in i.nuggets).items()))
              + ".",
              f"- {no_region} instances have no region among their removed constraints.",
-             f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
-             f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f}).",
+             (f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
+              f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f})."),
              "", "| removed constraint type | count | share |", "|---|---|---|"]
     lines += [f"| {t} | {c} | {c / total:.0%} |" for t, c in types.most_common()]
     return "\n".join(lines)
