@@ -24,25 +24,24 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import cts_dataset.models.llamacpp_backend as llamacpp
+from cts_dataset.log import log_records
 from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
 
 ENGINE_CHUNK = llamacpp.DETERMINISTIC_UBATCH  # what the engine uses, before replay() changes it
 
 
 def requests_of(run_dir: Path, limit: int | None) -> list[ChatRequest]:
-    """The run's model requests, in the order it sent them."""
+    """The run's model requests, in the order it sent them (a torn last line of a killed run is skipped)."""
     found = []
-    with open(run_dir / "calls.jsonl", encoding="utf-8") as lines:
-        for line in lines:
-            call = json.loads(line)
-            params, sampling = call["params"], call["params"]["sampling"]
-            structured = params.get("structured")
-            found.append(ChatRequest.of(
-                call["messages"], sampling=Sampling(sampling["temperature"], sampling["top_p"],
-                                                    sampling["max_tokens"], tuple(sampling["stop"]), sampling["seed"]),
-                structured=StructuredOutput(**structured) if structured else None,
-                chat_template_kwargs=params.get("chat_template_kwargs") or {},
-                sample_index=params.get("sample_index", 0)))
+    for _, call in log_records(run_dir / "calls.jsonl"):
+        params, sampling = call["params"], call["params"]["sampling"]
+        structured = params.get("structured")
+        found.append(ChatRequest.of(
+            call["messages"], sampling=Sampling(sampling["temperature"], sampling["top_p"],
+                                                sampling["max_tokens"], tuple(sampling["stop"]), sampling["seed"]),
+            structured=StructuredOutput(**structured) if structured else None,
+            chat_template_kwargs=params.get("chat_template_kwargs") or {},
+            sample_index=params.get("sample_index", 0)))
     return found[:limit]
 
 

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# Run overrides for the free-form answerer (v2, guarded by `replace`): every question reaches the answer
+# model, where a choosing answerer would settle year and place questions by its rules.
+FREE_FORM_ANSWERER = {"answer_mode": "replace", "prompts": {"user_answerer": "v2"}}
 _HF_HOME = tempfile.mkdtemp(prefix="ctsbench-test-hf-")
 # Indexes, the converted default model and response caches go here, never to the user's cache; the
 # default model is converted once per test session and shared by the tests (and their subprocesses).

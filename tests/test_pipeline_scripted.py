@@ -11,6 +11,7 @@ from cts_dataset.pipeline.config import load_config
 from cts_dataset.pipeline.experiment import Experiment
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.retrieval import RetrievalSearcher
+from tests.conftest import FREE_FORM_ANSWERER
 from tests.scripted_roles import make_models
 
 
@@ -57,7 +58,7 @@ def test_scripted_run_batches_stages_and_reuses_dialogue_prefixes(tmp_path, sear
 
 def test_a_writing_answerer_gets_one_batch_per_turn(tmp_path, searcher):
     models = make_models()
-    run(tmp_path, searcher, models, answer_mode="replace", prompts={"user_answerer": "v2"})
+    run(tmp_path, searcher, models, **FREE_FORM_ANSWERER)
     assert models["user_answerer"].batches == [6, 6, 6]
 
 

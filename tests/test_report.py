@@ -26,6 +26,7 @@ from cts_dataset.pipeline.config import load_config
 from cts_dataset.pipeline.experiment import Experiment
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.retrieval import RetrievalSearcher
+from tests.conftest import FREE_FORM_ANSWERER
 from tests.diagnostics_runs import Traced
 from tests.scripted_roles import rewrite_with_answers
 
@@ -58,8 +59,7 @@ def make_run(folder: Path, searcher, clarifier: str | None) -> dict:
     limit = LIMITS["template" if clarifier else "year-then-place"]
     # The hand counts assume the scripted user is asked and its answer forwarded: the free-form answerer
     # (a choosing one would settle these year and place questions by its rules, with no call).
-    config = load_config(out_dir=folder, limit=limit, budgets=[1, 2, 3], answer_mode="replace",
-                         prompts={"user_answerer": "v2"}, **overrides)
+    config = load_config(out_dir=folder, limit=limit, budgets=[1, 2, 3], **FREE_FORM_ANSWERER, **overrides)
     summary = Experiment(config, models=models, searcher=searcher, judge=LexicalJudge(), progress=False).run()
     for model in models.values():
         model.close()

@@ -18,15 +18,13 @@ from cts_dataset.protocol.guards import intent_only_words
 from cts_dataset.search.corpus_tool import CorpusSearchTool
 from cts_dataset.search.retrieval import RetrievalSearcher
 from cts_dataset.text import tokenize
+from tests.conftest import FREE_FORM_ANSWERER
 from tests.scripted_roles import make_models
 
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     return RetrievalSearcher(CorpusSearchTool(cache_root=tmp_path_factory.mktemp("bm25")))
-
-
-FREE_FORM = {"answer_mode": "replace", "prompts": {"user_answerer": "v2"}}  # every question reaches the answerer
 
 
 def run(folder, searcher, models, **overrides):
@@ -133,7 +131,7 @@ def echo_prompt(request):
 def test_an_answerer_that_echoes_its_prompt_never_reaches_the_rewriter(tmp_path, searcher):
     models = make_models()
     models["user_answerer"] = ScriptedModel(default=echo_prompt)
-    summary = run(tmp_path / "r", searcher, models, **FREE_FORM)
+    summary = run(tmp_path / "r", searcher, models, **FREE_FORM_ANSWERER)
     answers = records(tmp_path / "r", "answer")
     assert answers and all(a["answer"] == "unknown" and a["unparsed"] for a in answers)
     assert summary["dialogue"]["unparsed_answers"] == len(answers)
@@ -153,7 +151,7 @@ def test_over_disclosure_is_measured_and_reported(tmp_path, searcher):
     models = make_models()
     models["user_answerer"] = ScriptedModel(default=restate)
     # A free-form answerer can say more than it was asked (a choosing one says one phrase of the intent)
-    summary = run(tmp_path / "r", searcher, models, answer_mode="replace", prompts={"user_answerer": "v2"})
+    summary = run(tmp_path / "r", searcher, models, **FREE_FORM_ANSWERER)
     disclosure = summary["dialogue"]["disclosure"]
     assert disclosure["answers_beyond_the_question"] > 0 and disclosure["answers_revealing_a_constraint"] > 0
     first = records(tmp_path / "r", "answer")[0]
@@ -229,7 +227,7 @@ def test_more_errors_than_allowed_stop_the_run_keeping_records(tmp_path, searche
     models = make_models()
     models["user_answerer"] = FailingFor(models["user_answerer"], "demo-0001")
     with pytest.raises(TooManyErrors, match="more than --max-errors 0"):
-        run(tmp_path / "r", searcher, models, max_errors=0, **FREE_FORM)
+        run(tmp_path / "r", searcher, models, max_errors=0, **FREE_FORM_ANSWERER)
     answers = records(tmp_path / "r", "answer")
     assert len(answers) == 4 and sum(1 for a in answers if a["error"]) == 1
 
@@ -276,7 +274,7 @@ def test_a_reasoning_clarifier_needs_its_own_token_cap_and_the_run_says_so(tmp_p
 
 def test_repeats_sample_a_sampled_clarifier_again_and_report_the_spread(tmp_path, searcher):
     models = make_models()
-    summary = run(tmp_path / "r", searcher, models, budgets=[1], repeats=2, **FREE_FORM,
+    summary = run(tmp_path / "r", searcher, models, budgets=[1], repeats=2, **FREE_FORM_ANSWERER,
                   generation={"clarifier": {"temperature": 0.7}})
     indices = sorted({r.sample_index for r in models["clarifier"].calls})
     assert indices == [0, 1] and all(r.sampling.seed == 0 for r in models["clarifier"].calls)

@@ -49,8 +49,9 @@ def build_report(instances: Sequence[Instance], index: dict[str, Document], k: i
                  evidence: Sequence[InstanceEvidence] | None = None, evidence_file: str | None = None) -> DataReport:
     findings = Findings()
     parts = [check_sources(instances, index), check_blurring(instances), check_duplicates(instances)]
-    problems = evidence_problems(instances, evidence, index) if evidence is not None else {}
+    problems: dict[str, list[str]] = {}
     if evidence is not None:
+        problems = evidence_problems(instances, evidence, index)
         parts.append(evidence_findings(problems, instances, evidence))
     for part in parts:
         findings.errors += part.errors
