@@ -3,10 +3,12 @@
   python benchmarks/judge_agreement.py --judge lexical --judge embedding --judge constant:full ...
   python benchmarks/judge_agreement.py --judge default --systems react: --row "packaged model (LLM judge)"
   python benchmarks/judge_agreement.py --second-pass
+  python benchmarks/judge_agreement.py --judge default --per-system 3 --row "packaged model (LLM judge)"
 
 Each judge runs through ``judges.check.check_judge`` on the held-out pairs (``--systems PREFIX`` keeps the
-lines of the systems whose name starts so, e.g. the agent's answers); its row replaces the row of the same
-name and subset in ``cts_dataset/judges/calibration/agreement.json``. ``--second-pass`` measures the blind
+lines of the systems whose name starts so, e.g. the agent's answers; ``--per-system N`` keeps N outputs of
+every system, chosen by the SHA-256 of their query and output, for a judge too slow for every pair); its row
+replaces the row of the same name and subset in ``cts_dataset/judges/calibration/agreement.json``. ``--second-pass`` measures the blind
 second annotation (``second_pass.jsonl.gz``) as if it were a judge, against the first, over every pair it
 labelled (dev and held-out: it was tuned on nothing). The table is printed as markdown at the end.
 """
@@ -14,6 +16,7 @@ labelled (dev and held-out: it was tuned on nothing). The table is printed as ma
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -85,6 +88,16 @@ def _subset(pairs: PairsFile, systems: str | None, keep: Any = None) -> PairsFil
     return PairsFile(pairs.path, pairs.sha256, chosen)
 
 
+def per_system(pairs: PairsFile, n: int, split: str) -> set[tuple[str | None, str, str]]:
+    """``n`` outputs of every system in ``split`` (all pairs of each), chosen by a hash, not by a label."""
+    outputs: dict[str | None, set[tuple[str, str]]] = {}
+    for p in pairs.pairs:
+        if split == "all" or p.split == split:
+            outputs.setdefault(p.system, set()).add((p.query or "", p.output))
+    digest = lambda key: hashlib.sha256("\x1f".join(key).encode()).hexdigest()
+    return {(system, *key) for system, keys in outputs.items() for key in sorted(keys, key=digest)[:n]}
+
+
 def render(rows: list[dict[str, Any]]) -> str:
     def kappa(row: dict[str, Any]) -> str:
         low, high = row["weighted_kappa_ci95"]
@@ -105,6 +118,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--row", default=None, help="the row's name (default: the spec); one --judge only")
     parser.add_argument("--systems", default=None, help="only the lines of systems whose name starts so")
     parser.add_argument("--second-pass", action="store_true", help="measure the blind second annotation")
+    parser.add_argument("--per-system", type=int, default=None, metavar="N",
+                        help="only N outputs of each system (all their pairs), chosen by a hash")
     parser.add_argument("--split", default="heldout")
     args = parser.parse_args(argv)
     from cts_dataset.judges.factory import make_judge
@@ -112,11 +127,16 @@ def main(argv: list[str] | None = None) -> None:
 
     pairs = read_pairs(SHIPPED_PAIRS)
     subset = AGENT_ANSWERS if args.systems == "react:" else (args.systems or "all")
+    keep = None
+    if args.per_system:
+        chosen = per_system(_subset(pairs, args.systems), args.per_system, args.split)
+        keep = lambda p: (p.system, p.query or "", p.output) in chosen
+        subset = f"{subset}, {args.per_system} outputs per system"
     found = json.loads(TABLE.read_text(encoding="utf-8")) if TABLE.is_file() else {"rows": []}
     new = []
     for spec in args.judge:
         judge = make_judge(spec)
-        report = check_judge(judge, _subset(pairs, args.systems), split=args.split, progress=True)
+        report = check_judge(judge, _subset(pairs, args.systems, keep), split=args.split, progress=True)
         new.append(row_of(args.row or spec, subset, report, judge_identity(judge)))
     if args.second_pass:
         second = read_pairs(SECOND_PASS)

@@ -49,6 +49,10 @@ def test_a_run_reads_the_row_measured_on_what_its_searcher_writes():
     assert row_for(LexicalJudge().identity(), table, AGENT_ANSWERS)["subset"] == AGENT_ANSWERS
     only_all = {"rows": table["rows"][:1]}
     assert row_for(LexicalJudge().identity(), only_all, AGENT_ANSWERS)["subset"] == "all"
+    sampled = {"rows": [{"row": "lexical", "subset": "all, 3 outputs per system", "fingerprint": mark},
+                        {"row": "lexical", "subset": AGENT_ANSWERS, "fingerprint": mark}]}
+    assert row_for(LexicalJudge().identity(), sampled)["subset"] == "all, 3 outputs per system"
+    assert row_for(LexicalJudge().identity(), {"rows": sampled["rows"] + table["rows"][:1]})["subset"] == "all"
 
 
 @shipped
