@@ -1,4 +1,9 @@
-"""The benchmark instances that ship with the package (the demo split), read without the network."""
+"""The benchmark instances that ship with the package, read without the network.
+
+Splits: ``test`` (the track: 518 instances, each read by a second reader, with evidence for every nugget),
+``smoke`` (20 of them, stratified by removed-constraint type) and ``demo`` (the first 200 instances as
+first published; the default, so that published figures stay reproducible).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from cts_dataset.records import Instance
 
 DATASET_NAME = "ctsbench"
 CORPUS_NAME = "ctsbench-corpus"
-SPLITS = ("demo",)
+SPLITS = ("demo", "test", "smoke")
 
 
 def split_path(split: str = "demo") -> Path:
@@ -20,6 +25,11 @@ def split_path(split: str = "demo") -> Path:
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; shipped splits: {', '.join(SPLITS)}")
     return Path(str(resources.files("cts_dataset.loaders").joinpath(DATASET_NAME, "data", f"{split}.jsonl")))
+
+
+def evidence_path(split: str) -> Path:
+    """The second reader's evidence records of a split (beside its data file; ``test`` and ``smoke`` have them)."""
+    return split_path(split).with_name(f"{split}.evidence.jsonl")
 
 
 @cache

@@ -23,7 +23,8 @@ from cts_dataset.quality.evidence import check_evidence
 
 STAGING = Path(__file__).resolve().parents[1] / "authoring" / "track518"
 # Each part: instances (STEM.jsonl), evidence (STEM.evidence.jsonl), second-reading verdicts (STEM.review.jsonl).
-STEMS = {"new": STAGING / "new", "demo": STAGING / "demo", "headroom": STAGING / "headroom" / "instances"}
+STEMS = {"new": STAGING / "new", "demo": STAGING / "demo", "headroom": STAGING / "headroom" / "instances",
+         "growth": STAGING / "growth" / "instances"}
 PARTS = tuple(STEMS)
 
 
@@ -35,7 +36,7 @@ def staged():
 
 
 # The headroom rework keeps the ids of the instances it rewrites, so it is checked apart from them.
-@pytest.mark.parametrize("parts", [("new", "demo"), ("headroom", "demo")])
+@pytest.mark.parametrize("parts", [("new", "demo"), ("headroom", "demo", "growth")])
 def test_every_staged_instance_passes_the_data_checks_together(staged, parts):
     instances = [i for part in parts for i in staged[part][0]]
     index = corpus_index()
@@ -68,9 +69,10 @@ def test_a_demo_instance_the_second_reading_kept_is_unchanged(staged):
     assert [i.id for i in instances if i.id in kept and i != shipped[i.id]] == []
 
 
-def test_every_instance_of_the_headroom_rework_has_retrieval_headroom(staged):
+@pytest.mark.parametrize("part", ["headroom", "growth"])
+def test_every_instance_of_the_headroom_rework_and_the_growth_round_has_retrieval_headroom(staged, part):
     from cts_dataset.quality.headroom import headroom
 
-    rows = headroom(staged["headroom"][0], k=10)
-    assert len(rows) == len(staged["headroom"][0])
+    rows = headroom(staged[part][0], k=10)
+    assert len(rows) == len(staged[part][0])
     assert [r.instance_id for r in rows if not (r.fused_recall == 1.0 and r.blurred_recall < 1.0)] == []

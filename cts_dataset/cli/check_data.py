@@ -8,7 +8,7 @@ import click
 
 
 @click.command("check-data")
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, metavar="[FILE|SPLIT]", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the markdown report here.")
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for the retrieval headroom recall.")
 @click.option("--min-fused", default=0.8, show_default=True, help="Lowest acceptable mean fused recall@k.")
@@ -18,7 +18,8 @@ import click
                    "source); default: FILE's name with .evidence.jsonl, when that file exists.")
 def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: float, min_gap: float,
                evidence_path: Path | None) -> None:
-    """Check instances beyond the schema and print the data report (default: the shipped demo split).
+    """Check instances beyond the schema and print the data report: of FILE, or of a shipped split by name
+    (demo, test, smoke; default: demo).
 
     Checks: cited documents exist; each removed constraint occurs in the fused query and not in the
     blurred one; no near-duplicates; nuggets grounded in their sources; BM25 retrieval headroom; with
@@ -26,10 +27,11 @@ def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: f
     blurred query has two readings. Exits 1 on any error.
     """
     from cts_dataset.corpus import corpus_index
-    from cts_dataset.data import split_path
+    from cts_dataset.data import SPLITS, split_path
     from cts_dataset.quality.report import build_report, render_markdown
 
-    path = file or split_path("demo")
+    path = split_path(str(file)) if file is not None and str(file) in SPLITS and not file.exists() else (
+        file or split_path("demo"))
     beside = path.with_name(path.name.removesuffix(".gz").removesuffix(".jsonl") + ".evidence.jsonl")
     evidence_path = evidence_path or (beside if beside.is_file() else None)
     instances = _read(path, "instance")

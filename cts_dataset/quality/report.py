@@ -139,7 +139,10 @@ def card_statistics(report: DataReport) -> str:
              + ".",
              f"- {no_region} instances have no region among their removed constraints.",
              (f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
-              f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f})."),
+              f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f}); "
+              f"{sum(1 for h in report.headroom if h.gap > 0)} instances with headroom (the blurred query finds "
+              "fewer cited documents)."),
+             *(_evidence_lines(report) if report.evidence is not None else []),
              "", "| removed constraint type | count | share |", "|---|---|---|"]
     lines += [f"| {t} | {c} | {c / total:.0%} |" for t, c in types.most_common()]
     return "\n".join(lines)
