@@ -25,7 +25,7 @@ from cts_dataset.jsonl import write_json
 from cts_dataset.judges.agreement import AGENT_ANSWERS, fingerprint
 from cts_dataset.judges.base import JudgeItem, Judgement
 from cts_dataset.judges.check import CheckReport, check_judge
-from cts_dataset.judges.pairs import SHIPPED_PAIRS, PairsFile, read_pairs
+from cts_dataset.judges.pairs import SHIPPED_PAIRS, LabelledPair, PairsFile, read_pairs
 from cts_dataset.markdown import fmt, table
 
 TABLE = SHIPPED_PAIRS.parent / "agreement.json"
@@ -49,10 +49,15 @@ def use_of(report: CheckReport) -> str:
     return "neither: a baseline row"
 
 
-def row_of(name: str, subset: str, report: CheckReport, identity: dict[str, Any] | None) -> dict[str, Any]:
+def _key(row: dict[str, Any]) -> tuple[str, str, int | None]:
+    return row["row"], row["subset"], row.get("per_system")
+
+
+def row_of(name: str, subset: str, report: CheckReport, identity: dict[str, Any] | None,
+           per_system: int | None = None) -> dict[str, Any]:
     labels = report.labels
     return {
-        "row": name, "judge": report.judge, "subset": subset,
+        "row": name, "judge": report.judge, "subset": subset, "per_system": per_system,
         "fingerprint": fingerprint(identity) if identity is not None else None, "identity": identity,
         "judge_prompt": report.judge_prompt, "judge_prompt_hash": report.judge_prompt_hash,
         "split": report.split, "n_pairs": report.n_pairs, "n_lines": report.n_lines,
@@ -94,8 +99,15 @@ def per_system(pairs: PairsFile, n: int, split: str) -> set[tuple[str | None, st
     for p in pairs.pairs:
         if split == "all" or p.split == split:
             outputs.setdefault(p.system, set()).add((p.query or "", p.output))
-    digest = lambda key: hashlib.sha256("\x1f".join(key).encode()).hexdigest()
+
+    def digest(key: tuple[str, str]) -> str:
+        return hashlib.sha256("\x1f".join(key).encode()).hexdigest()
+
     return {(system, *key) for system, keys in outputs.items() for key in sorted(keys, key=digest)[:n]}
+
+
+def _sampled(row: dict[str, Any]) -> str:
+    return f", {row['per_system']} outputs per system" if row.get("per_system") else ""
 
 
 def render(rows: list[dict[str, Any]]) -> str:
@@ -106,7 +118,7 @@ def render(rows: list[dict[str, Any]]) -> str:
     return "\n".join(table(
         ["judge", "pairs", "accuracy", "weighted kappa [95% CI]", "recall full / partial / none",
          "Kendall tau (systems)", "bias", "s / label", "use"],
-        [[row["row"], f"{row['subset']}: {row['n_pairs']}", f"{fmt(100 * row['accuracy'], 1)}%", kappa(row),
+        [[row["row"], f"{row['subset']}{_sampled(row)}: {row['n_pairs']}", f"{fmt(100 * row['accuracy'], 1)}%", kappa(row),
           " / ".join(fmt(row["recall"][k], 2) for k in ("full", "partial", "none")),
           f"{fmt(row['kendall_tau'], 2)} ({row['n_systems']})", fmt(row["bias_100"], 1),
           fmt(row["seconds_per_label"], 3), row["use"]] for row in rows]))
@@ -128,24 +140,27 @@ def main(argv: list[str] | None = None) -> None:
     pairs = read_pairs(SHIPPED_PAIRS)
     subset = AGENT_ANSWERS if args.systems == "react:" else (args.systems or "all")
     keep = None
-    if args.per_system:
+    if args.per_system is not None:
+        if args.per_system < 1:
+            parser.error("--per-system takes a number of outputs, 1 or more")
         chosen = per_system(_subset(pairs, args.systems), args.per_system, args.split)
-        keep = lambda p: (p.system, p.query or "", p.output) in chosen
-        subset = f"{subset}, {args.per_system} outputs per system"
+
+        def keep(p: LabelledPair) -> bool:
+            return (p.system, p.query or "", p.output) in chosen
     found = json.loads(TABLE.read_text(encoding="utf-8")) if TABLE.is_file() else {"rows": []}
     new = []
     for spec in args.judge:
         judge = make_judge(spec)
         report = check_judge(judge, _subset(pairs, args.systems, keep), split=args.split, progress=True)
-        new.append(row_of(args.row or spec, subset, report, judge_identity(judge)))
+        new.append(row_of(args.row or spec, subset, report, judge_identity(judge), args.per_system))
     if args.second_pass:
         second = read_pairs(SECOND_PASS)
         annotator = SecondAnnotator(second)
         labelled = _subset(pairs, args.systems, lambda p: (p.query, p.output, p.nugget) in annotator.labels)
         report = check_judge(annotator, labelled, split="all")  # type: ignore[arg-type]
         new.append(row_of("second annotator (blind)", subset, report, None))
-    keys = {(row["row"], row["subset"]) for row in new}
-    rows = [row for row in found["rows"] if (row["row"], row["subset"]) not in keys] + new
+    keys = {_key(row) for row in new}
+    rows = [row for row in found["rows"] if _key(row) not in keys] + new
     found = {"pairs": {"file": SHIPPED_PAIRS.name, "sha256": pairs.sha256[:12], "split": args.split,
                        "n_lines": len(pairs.pairs)},
              "rule": {"ranking": f"Kendall tau >= {RANKING_TAU} over >= {RANKING_SYSTEMS} systems",

@@ -27,9 +27,19 @@ def split_path(split: str = "demo") -> Path:
     return Path(str(resources.files("cts_dataset.loaders").joinpath(DATASET_NAME, "data", f"{split}.jsonl")))
 
 
+def evidence_beside(path: Path) -> Path:
+    """Where an instance file's evidence records lie: ``NAME.evidence.jsonl`` beside ``NAME.jsonl[.gz]``."""
+    return path.with_name(path.name.removesuffix(".gz").removesuffix(".jsonl") + ".evidence.jsonl")
+
+
 def evidence_path(split: str) -> Path:
     """The second reader's evidence records of a split (beside its data file; ``test`` and ``smoke`` have them)."""
-    return split_path(split).with_name(f"{split}.evidence.jsonl")
+    return evidence_beside(split_path(split))
+
+
+def instances_path(dataset: str | Path) -> Path:
+    """A shipped split by name, else a file: the order ``ctsbench run --dataset`` resolves them in."""
+    return split_path(str(dataset)) if str(dataset) in SPLITS else Path(dataset)
 
 
 @cache

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from cts_dataset.data import load
+from cts_dataset.data import SPLITS, evidence_path, load
 from cts_dataset.hf.folders import instances_card
 from cts_dataset.hf.regenerate import repository_card_path
 from cts_dataset.templates import fill
@@ -49,13 +49,13 @@ def test_bare_names_load_offline_anywhere_after_hub_install(tmp_path, fresh_hf_e
         "import datasets\n"
         "d = datasets.load_dataset('ctsbench')\n"
         "c = datasets.load_dataset('ctsbench-corpus')\n"
-        "print(d['demo'].num_rows, type(d['demo'].features['nuggets']).__name__, c['corpus'].num_rows)\n"
+        "print(d['demo'].num_rows, type(d['demo'].features['nuggets']).__name__, c['corpus'].num_rows, d['test'].num_rows)\n"
     )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     result = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=fresh_hf_env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [str(len(load())), "List", "10033"]
+    assert result.stdout.split() == [str(len(load())), "List", "10033", str(len(load("test")))]
 
 
 def test_hub_export_writes_loadable_folders(tmp_path):
@@ -67,3 +67,8 @@ def test_hub_export_writes_loadable_folders(tmp_path):
     corpus = datasets.load_dataset(str(tmp_path / "out" / "ctsbench-corpus"))
     assert corpus["corpus"].num_rows == 10033
     assert (tmp_path / "out" / "ctsbench" / "README.md").read_text().startswith("---\npretty_name:")
+    instances = datasets.load_dataset(str(tmp_path / "out" / "ctsbench"))
+    assert {name: rows.num_rows for name, rows in instances.items()} == {s: len(load(s)) for s in SPLITS}
+    for split in ("test", "smoke"):  # the evidence travels with its split, not as a split of its own
+        exported = tmp_path / "out" / "ctsbench" / "data" / evidence_path(split).name
+        assert exported.read_bytes() == evidence_path(split).read_bytes()

@@ -19,6 +19,7 @@ from cts_dataset.judges.check import distinct_pairs
 from cts_dataset.judges.lexical import LexicalJudge
 from cts_dataset.judges.pairs import SHIPPED_PAIRS, read_pairs
 from cts_dataset.scoring.judging import judge_identity
+from tests.conftest import REPO
 
 # The labelled set is built from run folders (benchmarks/calibration_pairs.py); until it ships these
 # tests have nothing to read. They run as soon as pairs.jsonl.gz exists.
@@ -49,10 +50,33 @@ def test_a_run_reads_the_row_measured_on_what_its_searcher_writes():
     assert row_for(LexicalJudge().identity(), table, AGENT_ANSWERS)["subset"] == AGENT_ANSWERS
     only_all = {"rows": table["rows"][:1]}
     assert row_for(LexicalJudge().identity(), only_all, AGENT_ANSWERS)["subset"] == "all"
-    sampled = {"rows": [{"row": "lexical", "subset": "all, 3 outputs per system", "fingerprint": mark},
-                        {"row": "lexical", "subset": AGENT_ANSWERS, "fingerprint": mark}]}
-    assert row_for(LexicalJudge().identity(), sampled)["subset"] == "all, 3 outputs per system"
-    assert row_for(LexicalJudge().identity(), {"rows": sampled["rows"] + table["rows"][:1]})["subset"] == "all"
+    sampled = {"rows": [{"row": "lexical", "subset": "all", "per_system": 3, "fingerprint": mark},
+                        {"row": "lexical", "subset": AGENT_ANSWERS, "per_system": 2, "fingerprint": mark}]}
+    assert row_for(LexicalJudge().identity(), sampled)["per_system"] == 3
+    assert row_for(LexicalJudge().identity(), sampled, AGENT_ANSWERS)["per_system"] == 2
+    every_pair_too = {"rows": sampled["rows"] + table["rows"][:1]}
+    assert row_for(LexicalJudge().identity(), every_pair_too).get("per_system") is None  # every pair wins
+    assert row_for(LexicalJudge().identity(), every_pair_too, AGENT_ANSWERS).get("per_system") is None
+
+
+@shipped
+def test_a_sample_of_each_systems_outputs_keeps_n_outputs_of_every_system_with_all_their_pairs():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("judge_agreement", REPO / "benchmarks" / "judge_agreement.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    pairs = read_pairs(SHIPPED_PAIRS)
+    chosen = bench.per_system(pairs, 2, "heldout")
+    held = [p for p in pairs.pairs if p.split == "heldout"]
+    systems = {p.system for p in held}
+    assert Counter(system for system, _, _ in chosen) == {s: 2 for s in systems}  # every system has more than 2
+    assert bench.per_system(pairs, 2, "heldout") == chosen  # by a hash: the same sample every time
+    assert chosen < bench.per_system(pairs, 3, "heldout")  # a larger sample holds the smaller one
+    kept = bench._subset(pairs, None, lambda p: (p.system, p.query or "", p.output) in chosen)
+    outputs = {(p.system, p.query or "", p.output) for p in kept.pairs if p.split == "heldout"}
+    assert outputs == chosen
+    assert all(p in kept.pairs for p in held if (p.system, p.query or "", p.output) in chosen)
 
 
 @shipped

@@ -8,18 +8,18 @@ import click
 
 
 @click.command("check-data")
-@click.argument("file", required=False, metavar="[FILE|SPLIT]", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, metavar="[FILE or SPLIT]")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the markdown report here.")
 @click.option("-k", "k", default=10, show_default=True, help="Cut-off for the retrieval headroom recall.")
 @click.option("--min-fused", default=0.8, show_default=True, help="Lowest acceptable mean fused recall@k.")
 @click.option("--min-gap", default=0.3, show_default=True, help="Lowest acceptable fused - blurred recall@k.")
-@click.option("--evidence", "evidence_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--evidence", "evidence_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Evidence records (JSONL, one per instance: readings and a supporting sentence per nugget and "
                    "source); default: FILE's name with .evidence.jsonl, when that file exists.")
-def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: float, min_gap: float,
-               evidence_path: Path | None) -> None:
+def check_data(file: str | None, report_path: Path | None, k: int, min_fused: float, min_gap: float,
+               evidence_file: Path | None) -> None:
     """Check instances beyond the schema and print the data report: of FILE, or of a shipped split by name
-    (demo, test, smoke; default: demo).
+    (demo, test, smoke; default: demo). A split's name wins over a file of that name, as in `ctsbench run`.
 
     Checks: cited documents exist; each removed constraint occurs in the fused query and not in the
     blurred one; no near-duplicates; nuggets grounded in their sources; BM25 retrieval headroom; with
@@ -27,13 +27,14 @@ def check_data(file: Path | None, report_path: Path | None, k: int, min_fused: f
     blurred query has two readings. Exits 1 on any error.
     """
     from cts_dataset.corpus import corpus_index
-    from cts_dataset.data import SPLITS, split_path
+    from cts_dataset.data import SPLITS, evidence_beside, instances_path
     from cts_dataset.quality.report import build_report, render_markdown
 
-    path = split_path(str(file)) if file is not None and str(file) in SPLITS and not file.exists() else (
-        file or split_path("demo"))
-    beside = path.with_name(path.name.removesuffix(".gz").removesuffix(".jsonl") + ".evidence.jsonl")
-    evidence_path = evidence_path or (beside if beside.is_file() else None)
+    path = instances_path(file or "demo")
+    if not path.is_file():
+        raise click.ClickException(f"{path}: no such file (shipped splits: {', '.join(SPLITS)})")
+    beside = evidence_beside(path)
+    evidence_path = evidence_file or (beside if beside.is_file() else None)
     instances = _read(path, "instance")
     evidence = _read(evidence_path, "evidence") if evidence_path else None
     report = build_report(instances, corpus_index(), k=k, min_fused=min_fused, min_gap=min_gap, evidence=evidence,

@@ -67,7 +67,7 @@ def _prompts(values: tuple[str, ...], clarifier_prompt: str | None) -> dict[str,
 @click.option("--budgets", multiple=True, help="Clarification budgets k, e.g. --budgets 1 2 3.")
 @click.option("--conditions", help="Comma-separated subset of baseline,clarify,oracle.")
 @click.option("--show-budget", is_flag=True, default=None, help="Tell the clarifier the budget (one dialogue per k).")
-@click.option("--dataset", help="A shipped split (demo) or an instances JSONL file.")
+@click.option("--dataset", help="A shipped split (demo, test, smoke; default demo), an imported one (hard518) or an instances JSONL file.")
 @click.option("--limit", type=int, help="Run the first N instances only.")
 @click.option("--sample", type=int, help="Run a fixed sample of N instances, stratified by removed-constraint type "
               "(the main job runs --sample 20).")

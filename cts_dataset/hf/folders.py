@@ -49,37 +49,32 @@ CORPUS_META = {
 }
 
 
+CARD_EXAMPLE = "cts-0346"  # a blurred query with two clear readings (the first laureate ever, or Belarus's)
+
+
 def instances_card() -> str:
     from cts_dataset.corpus import corpus_index
     from cts_dataset.hf.features import instance_features
     from cts_dataset.jsonl import read_records
-    from cts_dataset.quality.precision import precision_lines
+    from cts_dataset.quality.precision import precision_table
     from cts_dataset.quality.report import build_report, card_statistics
 
     index = corpus_index()
     test, demo = load("test"), load("demo")
     evidence = read_records(evidence_path("test"), "evidence")
-    example = json.dumps(test[0].model_dump(mode="json"), indent=2, ensure_ascii=False)
-    demo_report = card_statistics(build_report(demo, index)).split("\n\n")[0]
+    test_report = build_report(test, index, evidence=evidence)
+    shown = next(i for i in test if i.id == CARD_EXAMPLE)
+    example = json.dumps(shown.model_dump(mode="json"), indent=2, ensure_ascii=False)
     body = fill(card_source("dataset_card.md"), {
         "num_test": str(len(test)), "num_smoke": str(len(load("smoke"))), "num_demo": str(len(demo)),
         "example": example,
-        "statistics": card_statistics(build_report(test, index, evidence=evidence)),
-        "demo_statistics": demo_report,
-        "interval": INTERVAL_NOTE + "\n\n" + precision_lines({"test": test, "demo": demo}),
+        "statistics": card_statistics(test_report),
+        "demo_statistics": card_statistics(build_report(demo, index), with_types=False),
+        "interval": precision_table({"test": test, "demo": demo}),
+        "no_headroom": str(sum(1 for h in test_report.headroom if not h.has_room)),
     })
     splits = {s: f"data/{s}.jsonl" for s in SPLITS}
     return front_matter(INSTANCES_META, instance_features(), splits) + "\n" + body
-
-
-# Why the card states the interval of the two conditions that need no model (the table follows it).
-INTERVAL_NOTE = (
-    "A clarifier's restore_score_100 lies between the baseline's (the blurred query searched as it is) and "
-    "the oracle's (the fused query). Both are measured here with the CPU default's searcher and judge (BM25 "
-    "retrieval, the lexical judge), with 95% percentile-bootstrap intervals of the mean over instances: the "
-    "width of such a band is what one score on the split can resolve. Two clarifiers run on the same "
-    "instances are compared by their paired differences, which `ctsbench run` tests per instance and whose "
-    "intervals are narrower than either band.")
 
 
 def corpus_card() -> str:
@@ -96,11 +91,12 @@ def corpus_card() -> str:
 
 
 def write_instances_folder(dest: Path) -> Path:
-    """``dest`` becomes the instances dataset folder (README card + data/<split>.jsonl)."""
+    """``dest`` becomes the instances dataset folder (README card, data/<split>.jsonl and the evidence files)."""
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "README.md").write_text(instances_card(), encoding="utf-8")
     (dest / "data").mkdir(exist_ok=True)
-    for source in [split_path(s) for s in SPLITS] + [evidence_path(s) for s in SPLITS if evidence_path(s).is_file()]:
+    evidence = [evidence_path(s) for s in SPLITS if evidence_path(s).is_file()]
+    for source in [split_path(s) for s in SPLITS] + evidence:
         target = dest / "data" / source.name
         if not (target.exists() and target.samefile(source)):
             shutil.copyfile(source, target)

@@ -46,25 +46,27 @@ AGENT_ANSWERS = "agent answers"  # the subset of the ReAct agent's written answe
 
 def row_for(identity: dict[str, Any], table: dict[str, Any] | None = None,
             subset: str = "all") -> dict[str, Any] | None:
-    """The table's row of the judge with this identity, if it was measured: the row measured on ``subset``
-    (``all`` or :data:`AGENT_ANSWERS`) when there is one, else its row on all pairs, else its row on a
-    sample of all pairs (a judge too slow for every pair: ``all, N outputs per system``)."""
+    """The table's row of the judge with this identity, if it was measured: on ``subset`` (``all`` or
+    :data:`AGENT_ANSWERS`) when there is such a row, else on all pairs; a row on every pair before one on a
+    sample of each system's outputs (``per_system``: a judge too slow for every pair)."""
     wanted = fingerprint(identity)
     rows = [r for r in (table if table is not None else load_table()).get("rows") or []
             if r.get("fingerprint") == wanted]
-    for fits in (lambda s: s == subset, lambda s: s == "all", lambda s: s.startswith("all, ")):
-        found = next((r for r in rows if fits(r.get("subset", "all"))), None)
-        if found is not None:
-            return found
+    for sampled in (False, True):
+        for name in (subset, "all"):
+            found = next((r for r in rows if r.get("subset", "all") == name and bool(r.get("per_system")) == sampled),
+                         None)
+            if found is not None:
+                return found
     return None
 
 
 def describe_row(row: dict[str, Any], pairs: dict[str, Any] | None) -> str:
     """One sentence of a row's figures: accuracy, weighted kappa with its CI, ranking tau, bias."""
     low, high = row["weighted_kappa_ci95"]
-    subset = row.get("subset", "all")
-    what = "held-out calibration pairs" + ("" if subset == "all" else f" ({subset.removeprefix('all, ')})"
-                                           if subset.startswith("all, ") else f" of {subset}")
+    subset, sampled = row.get("subset", "all"), row.get("per_system")
+    what = ("held-out calibration pairs" + ("" if subset == "all" else f" of {subset}")
+            + (f" ({sampled} outputs per system)" if sampled else ""))
     where = f"{row['n_pairs']} {what} (sha256 {pairs['sha256']})" if pairs else f"{row['n_pairs']} calibration pairs"
     return (f"accuracy {fmt(100 * row['accuracy'], 1)}%, linear-weighted kappa {fmt(row['weighted_kappa'], 2)} "
             f"[{fmt(low, 2)}, {fmt(high, 2)}], Kendall tau {fmt(row['kendall_tau'], 2)} over "

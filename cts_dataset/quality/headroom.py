@@ -22,6 +22,11 @@ class Headroom:
     def gap(self) -> float:
         return self.fused_recall - self.blurred_recall
 
+    @property
+    def has_room(self) -> bool:
+        """The fused query finds more cited documents than the blurred one: clarification can help retrieval."""
+        return self.gap > 0
+
 
 def gold_documents(instance: Instance) -> set[str]:
     return {source for nugget in instance.nuggets for source in nugget.sources}

@@ -2,8 +2,8 @@
 bootstrap intervals, under the CPU default's searcher and judge (BM25 retrieval, the lexical judge).
 
 Neither condition asks a model anything, so the figures are cheap to recompute and the dataset card states
-them from the data. A clarifier's score lies between the two; the width of its interval at the split's
-size is what a reader needs to tell two clarifiers apart.
+them from the data. A clarifier's score is expected between the two; the width of an interval at the
+split's size is what one score on it can resolve.
 """
 
 from __future__ import annotations
@@ -16,38 +16,42 @@ from cts_dataset.scoring.stats import Interval
 
 
 @dataclass(frozen=True)
-class ConditionPrecision:
-    condition: str
-    interval: Interval
+class SplitPrecision:
+    """The two model-free conditions' intervals on one split."""
 
-    @property
-    def width(self) -> float:
-        return float(self.interval.high - self.interval.low)
+    n: int
+    baseline: Interval  # the blurred query searched as it is
+    oracle: Interval  # the fused query
 
 
-def split_precision(instances: Sequence[Instance]) -> list[ConditionPrecision]:
+def split_precision(instances: Sequence[Instance]) -> SplitPrecision:
     """The baseline (blurred query) and oracle (fused query) scores of BM25 retrieval, judged lexically."""
     from cts_dataset.scoring.compute import restore_score
     from cts_dataset.scoring.stats import bootstrap_ci
     from cts_dataset.search.searcher import load_searcher
 
     searcher = load_searcher("retrieval")
-    found = []
-    for condition, queries in (("baseline", [i.blurred_query for i in instances]),
-                               ("oracle", [i.fused_query for i in instances])):
-        outputs = searcher.search(queries)
-        scored = restore_score([o.answer for o in outputs], [i.nuggets for i in instances], judge="lexical",
-                               queries=[i.fused_query for i in instances])
-        found.append(ConditionPrecision(condition, bootstrap_ci(scored["per_instance"])))
-    return found
+    nuggets = [i.nuggets for i in instances]
+    intents = [i.fused_query for i in instances]
+
+    def interval(queries: list[str]) -> Interval:
+        answers = [o.answer for o in searcher.search(queries)]
+        return bootstrap_ci(restore_score(answers, nuggets, judge="lexical", queries=intents)["per_instance"])
+
+    return SplitPrecision(len(instances), interval([i.blurred_query for i in instances]), interval(intents))
 
 
-def precision_lines(splits: dict[str, Sequence[Instance]]) -> str:
-    """A markdown table of both conditions on each split, with the interval's width."""
-    lines = ["| split | instances | baseline [95% CI] | width | oracle [95% CI] | width |", "|---|---|---|---|---|---|"]
+def _cell(interval: Interval) -> str:
+    if interval.low is None or interval.high is None:  # fewer than two instances: no interval
+        return f"{interval.mean:.1f} | n/a" if interval.mean is not None else "n/a | n/a"
+    return f"{interval.mean:.1f} [{interval.low:.1f}, {interval.high:.1f}] | {interval.high - interval.low:.1f}"
+
+
+def precision_table(splits: dict[str, Sequence[Instance]]) -> str:
+    """A markdown table of both conditions on each split, with each interval's width."""
+    lines = ["| split | instances | baseline [95% CI] | width | oracle [95% CI] | width |",
+             "|---|---|---|---|---|---|"]
     for name, instances in splits.items():
-        baseline, oracle = split_precision(instances)
-        lines.append(f"| `{name}` | {len(instances)} | " + " | ".join(
-            f"{c.interval.mean:.1f} [{c.interval.low:.1f}, {c.interval.high:.1f}] | {c.width:.1f}"
-            for c in (baseline, oracle)) + " |")
+        found = split_precision(instances)
+        lines.append(f"| `{name}` | {found.n} | {_cell(found.baseline)} | {_cell(found.oracle)} |")
     return "\n".join(lines)

@@ -102,7 +102,7 @@ def render_markdown(report: DataReport, title: str = "Data report", weakest: int
                                                   ("blurred", f"{report.blurred_recall:.3f}"), ("gap", f"{gap:.3f}")])
     out.append("")
     out.append(f"Targets: fused >= {report.targets['min_fused']}, gap >= {report.targets['min_gap']}.")
-    no_gap = [h.instance_id for h in report.headroom if h.gap <= 0]
+    no_gap = [h.instance_id for h in report.headroom if not h.has_room]
     out.append(f"Instances with no headroom (blurred finds as much as fused): {len(no_gap)}")
     out += ["", "## Weakest grounded nuggets (share of content words found in the cited documents)", ""]
     out += _table(["instance", "nugget", "grounding", "words not found"],
@@ -121,12 +121,13 @@ def _evidence_lines(report: DataReport) -> list[str]:
     n = max(len(report.instances), 1)
     source = f" ({report.evidence_file})" if report.evidence_file else ""
     return [(f"- evidence{source}: {supported} of {len(report.instances)} instances have two readings and, for "
-             "every nugget and cited document, a sentence of that document stating it"),
+             "every nugget and cited document, a sentence found word for word in that document"),
             f"- intents naming no place (a question about region has no answer): {no_place} ({no_place / n:.0%})"]
 
 
-def card_statistics(report: DataReport) -> str:
-    """The figures the dataset card states, computed from the data so the card cannot drift."""
+def card_statistics(report: DataReport, with_types: bool = True) -> str:
+    """The figures the dataset card states, computed from the data so the card cannot drift
+    (``with_types``: with the table of removed-constraint types)."""
     instances = report.instances
     types = Counter(c.type.value for i in instances for c in i.removed_constraints)
     total = sum(types.values()) or 1
@@ -140,9 +141,10 @@ def card_statistics(report: DataReport) -> str:
              f"- {no_region} instances have no region among their removed constraints.",
              (f"- BM25 recall@{report.k} of the cited documents: fused queries {report.fused_recall:.3f}, "
               f"blurred queries {report.blurred_recall:.3f} (gap {report.fused_recall - report.blurred_recall:.3f}); "
-              f"{sum(1 for h in report.headroom if h.gap > 0)} instances with headroom (the blurred query finds "
-              "fewer cited documents)."),
-             *(_evidence_lines(report) if report.evidence is not None else []),
-             "", "| removed constraint type | count | share |", "|---|---|---|"]
-    lines += [f"| {t} | {c} | {c / total:.0%} |" for t, c in types.most_common()]
+              f"{sum(1 for h in report.headroom if h.has_room)} instances with headroom (the fused query finds more "
+              "cited documents than the blurred one)."),
+             *(_evidence_lines(report) if report.evidence is not None else [])]
+    if with_types:
+        lines += ["", "| removed constraint type | count | share |", "|---|---|---|"]
+        lines += [f"| {t} | {c} | {c / total:.0%} |" for t, c in types.most_common()]
     return "\n".join(lines)
