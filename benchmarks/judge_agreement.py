@@ -46,7 +46,7 @@ def use_of(report: CheckReport) -> str:
         return "ranking systems, not absolute numbers"
     if absolute:
         return "absolute numbers, not ranking systems"
-    return "neither: a baseline row"
+    return "neither ranking systems nor absolute numbers"
 
 
 def _key(row: dict[str, Any]) -> tuple[str, str, int | None]:
