@@ -4,6 +4,8 @@ import importlib.util
 from collections import Counter
 from pathlib import Path
 
+from cts_dataset.data import load
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "role_compliance.py"
 _spec = importlib.util.spec_from_file_location("role_compliance", BENCH)
 role_compliance = importlib.util.module_from_spec(_spec)
@@ -68,3 +70,14 @@ def test_the_second_held_out_set_holds_new_intents_only():
     copied = {**second[0], "intent": dev[0]["intent"], "expected": "unknown"}
     copied.pop("source", None)
     assert any("a demo instance's intent" in p for p in role_compliance.realistic_problems([copied]))
+
+
+def test_the_third_held_out_set_holds_track_intents_none_of_the_earlier_sets_has():
+    earlier = [r for s in ("realistic-dev", "realistic-heldout", "heldout2")
+               for r in role_compliance.read_probes("answerer.jsonl", s)]
+    third = role_compliance.read_probes("answerer.jsonl", "heldout3")
+    assert len(third) == 300 and role_compliance.realistic_problems(third) == []
+    assert not {r["intent"] for r in third} & {r["intent"] for r in earlier}
+    track = {i.fused_query for i in load("test")}
+    assert {r["intent"] for r in third} <= track
+    assert 0.25 <= sum(r["expected"] == "unknown" for r in third) / len(third) <= 0.45
