@@ -67,7 +67,7 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # split name -> (probe file suffix, the rows' split): realistic probes over demo intents and written Chinese
 # needs; heldout2, new intents over corpus articles no demo instance cites, written before the choosing
 # answerer's rules and never used to tune them; heldout3, intents of the test split's growth and rework
-# instances (written after the rules, blind to them, and not yet run).
+# instances (written after the rules, blind to them, never used to tune them).
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3")}
 
