@@ -1,19 +1,25 @@
-"""Which llama.cpp prompt-chunk sizes keep the deterministic engine's bytes, and what each costs.
+"""Which llama.cpp prompt settings keep the deterministic engine's bytes, and what each costs.
 
-    python benchmarks/bench_prompt_chunks.py RUN_DIR [--chunks 1 3] [--limit N] [--gguf FILE]
+    python benchmarks/bench_prompt_chunks.py RUN_DIR [--settings 1 3 512:cold 512:cold:norepack] [--limit N]
 
-The requests are a run folder's real ones (its ``calls.jsonl``, e.g. from ``bench_protocol.py``), replayed
-on a fresh one-slot engine per chunk size and order: as the run sent them, then shuffled (so a reused
-prompt prefix ends elsewhere). A chunk size keeps the deterministic engine's bytes only when every
-request's per-token log-probabilities are bit-identical to those of one-token chunks in both orders.
-Prints, per chunk size and order: wall seconds, prompt tokens processed, and how many requests differ
-in text and in log-probabilities from one-token chunks sent in order. One model process at a time.
+A setting is ``CHUNK[:prefix][:cold][:norepack][:noflash][:q8kv]``: prompts read in chunks of CHUNK tokens; ``prefix`` is the engine's
+``prompt_reuse="prefix"`` (each prompt read from its own fixed prefix; without it, ``longest``: the longest
+prefix any earlier prompt shares is reused); ``cold``
+reads every prompt whole, with no prefix reused from an earlier request; ``norepack`` keeps the weights as
+stored (llama.cpp's ``no_extra_bufts``) rather than repacked for the CPU's wider kernels; ``noflash``
+computes attention without flash attention; ``q8kv`` stores the KV cache as q8_0 rather than f16; ``decode1``
+decodes with one thread (prompt chunks keep the engine's threads). The requests are a run folder's real
+ones (its ``calls.jsonl``, e.g. from ``bench_protocol.py``), replayed on a fresh one-slot engine per setting
+and order: as the run sent them, then shuffled (so a reused prompt prefix ends elsewhere). A setting keeps
+its bytes when every request's per-token log-probabilities are bit-identical in both orders. Prints, per
+setting and order: wall seconds, prompt tokens processed, and how many requests differ in text and in
+log-probabilities from the engine's own setting (``1``) sent in order, and between the two orders.
+One model process at a time.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -27,7 +33,8 @@ import cts_dataset.models.llamacpp_backend as llamacpp
 from cts_dataset.log import log_records
 from cts_dataset.models.base import ChatRequest, Sampling, StructuredOutput
 
-ENGINE_CHUNK = llamacpp.DETERMINISTIC_UBATCH  # what the engine uses, before replay() changes it
+ENGINE = f"{llamacpp.PREFIX_UBATCH}:prefix"  # the engine's own setting, before replay() changes it
+REFERENCE = "1"  # the earlier setting (prompt_reuse="longest"): every comparison is against it
 
 
 def requests_of(run_dir: Path, limit: int | None) -> list[ChatRequest]:
@@ -45,26 +52,47 @@ def requests_of(run_dir: Path, limit: int | None) -> list[ChatRequest]:
     return found[:limit]
 
 
-def replay(gguf: str, chunk: int, requests: list[ChatRequest], order: list[int]) -> dict[str, Any]:
-    """Text and per-token log-probabilities of each request, on a fresh engine reading prompts in ``chunk``s."""
-    llamacpp.DETERMINISTIC_UBATCH = chunk  # read when the engine starts
-    model = llamacpp.LlamaCppModel(gguf, n_ctx=4096, n_parallel=1)
+FLAGS = ("prefix", "cold", "norepack", "noflash", "q8kv", "decode1")
+
+
+def parse_setting(text: str) -> tuple[int, set[str]]:
+    """``CHUNK[:flag]...`` as (chunk, flags)."""
+    chunk, *flags = text.split(":")
+    if set(flags) - set(FLAGS) or not chunk.isdigit() or int(chunk) < 1:
+        raise SystemExit(f"--settings {text!r}: expected CHUNK[:{']['.join(FLAGS)}], e.g. 512:cold")
+    return int(chunk), set(flags)
+
+
+def replay(gguf: str, setting: str, requests: list[ChatRequest], order: list[int]) -> dict[str, Any]:
+    """Text and per-token log-probabilities of each request, on a fresh engine with ``setting``."""
+    import xllamacpp
+
+    chunk, flags = parse_setting(setting)
+    cold = "cold" in flags
+    llamacpp.DETERMINISTIC_UBATCH = llamacpp.PREFIX_UBATCH = chunk  # read when the engine starts
+    attention = xllamacpp.llama_flash_attn_type
+    kv = xllamacpp.ggml_type.GGML_TYPE_Q8_0 if "q8kv" in flags else xllamacpp.ggml_type.GGML_TYPE_F16
+    model = llamacpp.LlamaCppModel(  # options given here override the engine's own
+        gguf, n_ctx=4096, n_parallel=1, prompt_reuse="prefix" if "prefix" in flags else "longest", no_extra_bufts="norepack" in flags, cache_type_k=kv, cache_type_v=kv,
+        n_threads=1 if "decode1" in flags else None, n_threads_batch=llamacpp.DETERMINISTIC_DECODE_THREADS,
+        flash_attn_type=attention.LLAMA_FLASH_ATTN_TYPE_DISABLED if "noflash" in flags
+        else attention.LLAMA_FLASH_ATTN_TYPE_ENABLED)
     outputs: dict[int, tuple[str, list[float]]] = {}
-    processed = 0
+    processed, read = 0, {}
     started = time.perf_counter()
     for index in order:
-        body = {**llamacpp.request_body(requests[index]), "logprobs": True, "top_logprobs": 1}
-        result = model._server.handle_chat_completions(body)
-        result = json.loads(result) if isinstance(result, (str, bytes)) else result
-        if "error" in result:
-            raise RuntimeError(f"request {index}: {result['error']}")
+        body = {**llamacpp.request_body(requests[index]), "logprobs": True, "top_logprobs": 1,
+                "cache_prompt": not cold}
+        before = model.prefix_tokens_read
+        result = model.chat(body)
         choice = result["choices"][0]
         tokens = (choice.get("logprobs") or {}).get("content") or []
         outputs[index] = (choice["message"]["content"], [t["logprob"] for t in tokens])
-        processed += int((result.get("timings") or {}).get("prompt_n", 0))
+        read[index] = int((result.get("timings") or {}).get("prompt_n", 0)) + model.prefix_tokens_read - before
+        processed += read[index]
     wall = time.perf_counter() - started
     model.close()
-    return {"outputs": outputs, "wall_s": wall, "processed": processed}
+    return {"outputs": outputs, "wall_s": wall, "processed": processed, "read": read}
 
 
 def differing(a: dict[int, tuple[str, list[float]]], b: dict[int, tuple[str, list[float]]]) -> tuple[int, int]:
@@ -75,33 +103,49 @@ def differing(a: dict[int, tuple[str, list[float]]], b: dict[int, tuple[str, lis
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("run_dir", type=Path)
-    parser.add_argument("--chunks", type=int, nargs="+", default=[1, 3])
+    parser.add_argument("--settings", nargs="+", default=[ENGINE],
+                        help="CHUNK[:" + "][:".join(FLAGS) + "] ...")
     parser.add_argument("--limit", type=int, default=None, help="the run's first N requests (default: all)")
     parser.add_argument("--gguf", help="the GGUF file (default: the packaged default model)")
     args = parser.parse_args()
     from cts_dataset.models.packaged import default_gguf
 
+    for setting in args.settings:
+        parse_setting(setting)
     gguf = args.gguf or str(default_gguf())
     requests = requests_of(args.run_dir, args.limit)
     in_order = list(range(len(requests)))
-    print(f"{len(requests)} requests of {args.run_dir}, model {Path(gguf).name}\n")
-    print("| prompt chunk | order | wall s | prompt tokens processed | text differs | log-probs differ |")
-    print("|---|---|---|---|---|---|")
     shuffled = in_order[:]
     random.Random(0).shuffle(shuffled)
-    reference = replay(gguf, 1, requests, in_order)
-    kept = []
-    for chunk in sorted(set(args.chunks) | {1}):
-        differs = 0
+    print(f"{len(requests)} requests of {args.run_dir}, model {Path(gguf).name}; the engine's setting: "
+          f"{ENGINE}; compared with {REFERENCE} as sent\n")
+    print("| setting | order | wall s | prompt tokens processed | text differs | log-probs differ |")
+    print("|---|---|---|---|---|---|")
+    reference = replay(gguf, REFERENCE, requests, in_order)
+    kept: list[str] = []
+    details: list[str] = []
+    for setting in dict.fromkeys(args.settings):
+        replays = []
         for name, order in (("as sent", in_order), ("shuffled", shuffled)):
-            found = reference if (chunk, name) == (1, "as sent") else replay(gguf, chunk, requests, order)
+            found = reference if (setting, name) == (REFERENCE, "as sent") else replay(
+                gguf, setting, requests, order)
             texts, logprobs = differing(found["outputs"], reference["outputs"])
-            differs += logprobs
-            print(f"| {chunk} | {name} | {found['wall_s']:.1f} | {found['processed']} | {texts} | {logprobs} |")
-        if not differs:
-            kept.append(chunk)
-    print(f"\nChunk sizes with the bytes of one-token chunks in both orders: {kept} (the deterministic engine "
-          f"reads prompts in chunks of {ENGINE_CHUNK}).")
+            replays.append(found)
+            print(f"| {setting} | {name} | {found['wall_s']:.1f} | {found['processed']} | {texts} | {logprobs} |",
+                  flush=True)
+        texts, logprobs = differing(replays[0]["outputs"], replays[1]["outputs"])
+        print(f"| {setting} | as sent vs shuffled | | | {texts} | {logprobs} |", flush=True)
+        first, second = (r["outputs"] for r in replays)
+        apart = [i for i in first if first[i][1] != second[i][1]]
+        if apart:  # which requests, and how many prompt tokens each order read for them
+            details.append(f"{setting}: " + ", ".join(
+                f"#{i} read {replays[0]['read'][i]} / {replays[1]['read'][i]}" for i in apart))
+        if not logprobs:
+            kept.append(setting)
+    if details:
+        print("\nRequests whose bytes depend on the order (prompt tokens read as sent / shuffled):\n" +
+              "\n".join(details))
+    print(f"\nSettings whose bytes do not depend on the order: {kept} (the engine's: {ENGINE}).")
 
 
 if __name__ == "__main__":

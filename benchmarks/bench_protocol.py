@@ -3,11 +3,12 @@ defaults) run for real, then per role: calls, prompt tokens (reused from a share
 output tokens and model seconds; the wall time; the scores; and, with ``--compare``, how many stage
 records differ from another run folder's (the determinism check across runs and machines).
 
-    python benchmarks/bench_protocol.py [--sample 20] [--engine deterministic|concurrent] [--out-dir DIR]
+    python benchmarks/bench_protocol.py [--sample 20] [--engine deterministic|longest|concurrent] [--out-dir DIR]
     python benchmarks/bench_protocol.py --read DIR [--compare OTHER_DIR]
 
 ``--engine concurrent`` plays the llama.cpp engine with ``deterministic: false`` (up to 4 requests decoded
-together): the setting before the deterministic default, for a side-by-side figure on one machine.
+together), and ``--engine longest`` the earlier reproducible setting (``prompt_reuse: longest``: prompts read
+a token at a time after the longest prefix any earlier prompt shares), for side-by-side figures on one machine.
 Run it on an idle machine: one model process at a time.
 """
 
@@ -35,9 +36,10 @@ def run_main_job(sample: int, engine: str, out_dir: Path) -> tuple[float, float]
     """Runs the main job in a subprocess; returns its wall seconds and peak RSS in GB."""
     command = [sys.executable, "-m", "cts_dataset.cli", "run", "--sample", str(sample), "--no-cache", "--quiet",
                "--out-dir", str(out_dir)]
-    if engine == "concurrent":
+    if engine != "deterministic":
         config = out_dir.parent / f"{out_dir.name}-config.yaml"
-        model = {"backend": "default", "engine_args": {"deterministic": False}}
+        args = {"deterministic": False} if engine == "concurrent" else {"prompt_reuse": "longest"}
+        model = {"backend": "default", "engine_args": args}
         config.write_text(json.dumps({role: model for role in ROLE_MODELS}))  # JSON is YAML
         command += ["--config", str(config)]
     started = time.perf_counter()
@@ -122,7 +124,7 @@ def report(folder: Path, wall_s: float | None, compare: Path | None, peak_gb: fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=20)
-    parser.add_argument("--engine", choices=("deterministic", "concurrent"), default="deterministic")
+    parser.add_argument("--engine", choices=("deterministic", "longest", "concurrent"), default="deterministic")
     parser.add_argument("--out-dir", type=Path, help="the run folder (default: a new temporary one)")
     parser.add_argument("--read", type=Path, help="report on an existing run folder instead of running")
     parser.add_argument("--compare", type=Path, help="count stage records that differ from this run folder")

@@ -89,5 +89,8 @@ def test_answers_of_the_reproducible_and_the_concurrent_engine_are_cached_apart(
     reproducible = identity_of(resolve_spec("qwen2.5-coder-1.5b"), Proxy(), files="f")
     spec = resolve_spec("qwen2.5-coder-1.5b")
     concurrent = identity_of(spec.replace(engine_args={**spec.engine_args, "deterministic": False}), Proxy(), files="f")
-    assert "one-token prompt chunks" in reproducible["engine_setting"] and "engine_setting" not in concurrent
-    assert cache_key(reproducible, request) != cache_key(concurrent, request)
+    earlier = identity_of(spec.replace(engine_args={**spec.engine_args, "prompt_reuse": "longest"}), Proxy(), files="f")
+    assert "fixed prefix" in reproducible["engine_setting"] and "engine_setting" not in concurrent
+    assert "one-token prompt chunks" in earlier["engine_setting"]
+    keys = {cache_key(identity, request) for identity in (reproducible, concurrent, earlier)}
+    assert len(keys) == 3

@@ -46,15 +46,43 @@ def test_a_batch_comes_back_in_order_and_greedy_is_deterministic(smol):
 
 
 def test_the_reproducible_engine_reads_a_shared_prompt_once_whatever_its_slot_count(smol):
-    # Served one at a time, the second request of a role must reuse the first's system prompt; with 4
-    # slots it went to an empty slot and read the whole prompt again.
+    # Served one at a time, a role's requests must reuse its instructions: with 4 slots the second request
+    # went to an empty slot and read the whole prompt again. Now each request starts from its prefix (the
+    # instructions), read whole once; later requests only reread its last token.
     system = "You answer in one short sentence. " + " ".join(f"Rule {i}: be brief and exact." for i in range(10))
     first, second = ([{"role": "system", "content": system}, {"role": "user", "content": f"One fact about {t}?"}]
                      for t in ("Mars", "tea"))
     shared = smol.backend.count_tokens(system)
+    before = smol.backend.prefix_tokens_read
     responses = [smol.complete([ChatRequest.of(m, sampling=Sampling(max_tokens=4))])[0] for m in (first, second)]
     assert smol.backend.deterministic and not any(r.failed for r in responses)
-    assert responses[0].usage.cached_tokens < shared <= responses[1].usage.cached_tokens
+    assert all(r.usage.cached_tokens >= shared for r in responses)
+    assert shared < smol.backend.prefix_tokens_read - before - 2 < 2 * shared
+
+
+def test_the_reproducible_engine_gives_a_request_the_same_bytes_whatever_came_before(smol):
+    # What came before decides how much of a prompt llama.cpp could reuse, and so where its prompt chunks
+    # fall: chunks of other sizes sum otherwise (measured), so each request must be read the same way.
+    system = "You are a careful assistant. " + " ".join(f"Note {i}: answer with facts only." for i in range(8))
+    question = "Name three rivers of Europe and the seas they flow into, in one sentence each."
+
+    def chat(user: str, seed: int | None = None, system_text: str = system) -> tuple[str, list[float]]:
+        body = {"messages": [{"role": "system", "content": system_text}, {"role": "user", "content": user}],
+                "max_tokens": 24, "temperature": 0.0 if seed is None else 1.0, "top_k": 0, "min_p": 0.0,
+                "logprobs": True, "top_logprobs": 1, **({"seed": seed} if seed is not None else {})}
+        choice = smol.backend.chat(body)["choices"][0]
+        return choice["message"]["content"], [t["logprob"] for t in choice["logprobs"]["content"]]
+
+    first = chat(question)
+    before = {
+        "the same prompt, sampled": lambda: chat(question, seed=7),
+        "a prompt sharing half of the question": lambda: chat(question[:40] + " and of Asia?"),
+        "the question with more after it": lambda: chat(question + " Then name two lakes."),
+        "another role's prompt": lambda: chat("Say hello.", system_text="You greet people."),
+    }
+    for name, other in before.items():
+        other()
+        assert chat(question) == first, f"after {name}"
 
 
 def test_structured_output_json_schema_and_choice_are_obeyed(smol):

@@ -31,7 +31,8 @@ def determinism_of(backend: Any, backend_kind: str = "", engine_args: dict[str, 
         args = engine_args or {}
         deterministic = bool(args.get("deterministic", True))
         return determinism_record(deterministic, n_parallel=int(args.get("n_parallel", 4)),
-                                  decode_threads=int(args.get("n_threads") or DETERMINISTIC_DECODE_THREADS))
+                                  decode_threads=int(args.get("n_threads") or DETERMINISTIC_DECODE_THREADS),
+                                  prompt_reuse=str(args.get("prompt_reuse", "prefix")))
     if kind == "scripted" or type(backend).__name__ == "ScriptedModel":
         return {"batch_invariant": True, "how": "scripted replies"}
     if kind == "vllm":

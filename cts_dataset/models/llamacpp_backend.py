@@ -27,12 +27,18 @@ _RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed
 # Decoding threads of the deterministic setting: a fixed number, since llama.cpp's flash-attention
 # decoding splits its sums by thread (measured: 1 and 2 threads differ); prompt threads change nothing.
 DETERMINISTIC_DECODE_THREADS = 2
-# Measured on this engine: prompt chunks of different sizes take different paths, so a prompt whose reused
-# prefix ends elsewhere got other bytes; chunks of one token never do. Chunks of 3 tokens matched them on
-# the main job's first 20 requests (prompts under 256 tokens) but not on longer ones, nor across orders
-# (benchmarks/bench_prompt_chunks.py); 4 tokens or more never matched.
-DETERMINISTIC_UBATCH = 1
-DETERMINISTIC_SLOT_SIMILARITY = 0.95
+# How the deterministic setting reuses prompts (``prompt_reuse``). ``prefix`` (the default): each request
+# starts from its own fixed prefix, the chat template up to the first user message's text (a role's
+# instructions), computed the same way every time; the rest of the prompt is read in chunks of
+# PREFIX_UBATCH from there. So the same request always takes the same path, whatever came before, and
+# prompts are read in large chunks (measured: prompt chunks of different sizes, and a reused prefix that ends
+# elsewhere, change the sums; benchmarks/bench_prompt_chunks.py). ``longest``: the earlier setting, which
+# reuses the longest prefix any earlier prompt shares and reads the rest a token at a time (one path for
+# every token, at decoding speed); its answers are cached apart.
+PROMPT_REUSE = ("prefix", "longest")
+PREFIX_UBATCH = 512
+DETERMINISTIC_UBATCH = 1  # ``longest``
+DETERMINISTIC_SLOT_SIMILARITY = 0.95  # ``longest``
 
 
 class LlamaCppModel:
@@ -49,18 +55,17 @@ class LlamaCppModel:
 
     ``deterministic`` (the default): the same request gets the same bytes whatever else is asked, in any
     order, with any number of slots or prompt threads. Measured on this engine: sequences decoded
-    together, and attention without flash attention over a reused prompt prefix, change the sums (a
-    greedy answer in 10-20 differed), and so do prompt chunks of different sizes. So requests are served
-    one at a time from one slot, with flash attention, prompts read a token at a time, by
-    :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise; prompt prefixes are
-    still reused, from the slots and from llama.cpp's prompt cache in RAM. It holds for one llama.cpp
-    build on one CPU instruction set (other SIMD widths sum in another order). ``deterministic=False``
-    decodes ``n_parallel`` requests at once.
+    together change the sums (a greedy answer in 10-20 differed), and so do prompt chunks of different
+    sizes and reused prefixes that end elsewhere. So requests are served one at a time from one slot, with
+    flash attention, by :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise,
+    and each prompt is read the same way every time (``prompt_reuse``, see :data:`PROMPT_REUSE`). It holds
+    for one llama.cpp build on one CPU instruction set (other SIMD widths sum in another order).
+    ``deterministic=False`` decodes ``n_parallel`` requests at once.
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
-                 n_threads_batch: int | None = None, deterministic: bool = True, cache_ram_mib: int = 2048,
-                 verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
+                 n_threads_batch: int | None = None, deterministic: bool = True, prompt_reuse: str = "prefix",
+                 cache_ram_mib: int = 2048, verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
         try:
             import xllamacpp
         except ImportError as error:
@@ -71,8 +76,14 @@ class LlamaCppModel:
         if n_parallel < 1 or n_ctx < n_parallel:
             raise ValueError(f"{spec or path}: need n_parallel >= 1 and n_ctx >= n_parallel "
                              f"(got n_ctx={n_ctx}, n_parallel={n_parallel})")
+        if prompt_reuse not in PROMPT_REUSE:
+            raise ValueError(f"{spec or path}: prompt_reuse must be one of {', '.join(PROMPT_REUSE)}, "
+                             f"not {prompt_reuse!r}")
         self.spec = spec or f"llamacpp:{path}"
         self.path, self.n_parallel, self.deterministic = path, n_parallel, deterministic
+        self.from_prefix = deterministic and prompt_reuse == "prefix"
+        self._slot_prefix: list[int] | None = None  # the prefix the slot was last reset to
+        self.prefix_tokens_read = 0  # prompt tokens read to reset the slot (benchmarks count them)
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
         options = xllamacpp.CommonParams()
         options.model.path = str(path)
@@ -84,16 +95,20 @@ class LlamaCppModel:
         threads = n_threads or (DETERMINISTIC_DECODE_THREADS if deterministic else cores)
         options.cpuparams.n_threads = threads
         options.cpuparams_batch.n_threads = n_threads_batch or (threads if deterministic else cores)
-        if deterministic:
-            # Every token through one code path: a prompt read a token at a time sums like decoding,
-            # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
-            # that shares the most with it (llama.cpp's prompt cache in RAM) unless the slot shares 95%.
-            options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
-            options.n_ubatch = DETERMINISTIC_UBATCH
-            options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
         # Earlier prompts kept in RAM for reuse (llama.cpp's default is 8 GiB): ~11 MB a 400-token prompt
         # of the packaged model, so 2 GiB holds a 20-instance run's prompts of every role.
         options.cache_ram_mib = cache_ram_mib
+        if deterministic:
+            options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
+        if self.from_prefix:
+            # The slot must hold exactly the prefix it was reset to: no stored prompt may replace it.
+            options.n_ubatch, options.cache_ram_mib = PREFIX_UBATCH, 0
+        elif deterministic:
+            # Every token through one code path: a prompt read a token at a time sums like decoding,
+            # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
+            # that shares the most with it (llama.cpp's prompt cache in RAM) unless the slot shares 95%.
+            options.n_ubatch = DETERMINISTIC_UBATCH
+            options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
         options.verbosity = verbosity  # -1: no per-request log lines; errors come back in the responses
         # Keep <think> blocks in the text: split_reasoning separates them as for every other backend.
         options.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
@@ -106,7 +121,7 @@ class LlamaCppModel:
         self._server: Any = xllamacpp.Server(options)
         self.max_model_len: int = int(self._http("/props")["default_generation_settings"]["n_ctx"])
         self.determinism: dict[str, Any] = determinism_record(
-            deterministic, decode_threads=threads, n_parallel=n_parallel,
+            deterministic, decode_threads=threads, n_parallel=n_parallel, prompt_reuse=prompt_reuse,
             flash_attention=str(options.flash_attn_type.name).removeprefix("LLAMA_FLASH_ATTN_TYPE_").lower())
 
     def complete(self, requests: Sequence[ChatRequest]) -> list[ChatResponse]:
@@ -136,12 +151,7 @@ class LlamaCppModel:
     def _complete_one(self, request: ChatRequest) -> ChatResponse:
         started = time.perf_counter()
         try:
-            result = self._server.handle_chat_completions(request_body(request))
-            if isinstance(result, (str, bytes)):
-                result = json.loads(result)
-            if "error" in result:
-                error = result["error"]
-                raise RuntimeError(error.get("message", str(error)) if isinstance(error, dict) else str(error))
+            result = self.chat(request_body(request))
             choice = result["choices"][0]
             message = choice.get("message") or {}
             raw = message.get("content") or ""
@@ -156,6 +166,51 @@ class LlamaCppModel:
             usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
                         int((result.get("timings") or {}).get("cache_n", 0))),
             latency_s=time.perf_counter() - started, model=self.spec, raw=raw)
+
+    def chat(self, body: dict[str, Any]) -> dict[str, Any]:
+        """llama.cpp's answer to one chat-completion ``body`` (raises on an error answer); in the ``prefix``
+        setting the slot first goes back to the request's own prefix."""
+        if self._server is None:
+            raise RuntimeError(f"{self.spec}: the model was closed")
+        if self.from_prefix:
+            body = {**body, "cache_prompt": self._reset_to_prefix(body)}
+        return _answer(self._server.handle_chat_completions(body))
+
+    def _reset_to_prefix(self, body: dict[str, Any]) -> bool:
+        """Leave the slot holding exactly the request's prefix, always computed the same way: read whole
+        from an empty slot, then its last token read again alone (llama.cpp rereads the last token of a
+        prompt it holds entirely, so this step is the same whether or not the slot already held it). The
+        request then reads the rest of its prompt from there. False: no prefix, read the prompt whole."""
+        prefix = self._prefix_tokens(body)
+        if not prefix:
+            self._slot_prefix = None
+            return False
+        for cache_prompt in ([False, True] if prefix != self._slot_prefix else [True]):
+            self._slot_prefix = None  # unknown until the step succeeds
+            answer = _answer(self._server.handle_completions({"prompt": prefix, "n_predict": 0,
+                                                              "cache_prompt": cache_prompt}))
+            self.prefix_tokens_read += int((answer.get("timings") or {}).get("prompt_n", 0))
+        self._slot_prefix = prefix
+        return True
+
+    def _prefix_tokens(self, body: dict[str, Any]) -> list[int]:
+        """The tokens of the prompt up to the first non-system message's text: where rendering the same
+        conversation with that text changed first parts from it (so it holds for any chat template)."""
+        messages = body["messages"]
+        first = next((i for i, m in enumerate(messages) if m["role"] != "system"), None)
+        if first is None or not isinstance(messages[first].get("content"), str):
+            return []
+        marked = [dict(m) for m in messages]
+        marked[first]["content"] = "\u0001" + marked[first]["content"]
+        kwargs = {"chat_template_kwargs": body["chat_template_kwargs"]} if body.get("chat_template_kwargs") else {}
+        whole = self._http("/apply-template", {"messages": messages, **kwargs})["prompt"]
+        other = self._http("/apply-template", {"messages": marked, **kwargs})["prompt"]
+        shared = len(os.path.commonprefix([whole, other]))
+        tokens, prefix = (self._http("/tokenize", {"content": text, "add_special": True, "parse_special": True})["tokens"]
+                          for text in (whole, whole[:shared]))
+        # Keep only what the whole prompt's own tokens begin with, and leave it at least one token to read.
+        agreed = len(os.path.commonprefix([tokens, prefix]))
+        return tokens[:min(agreed, len(tokens) - 1)]
 
     def count_tokens(self, messages: str | Sequence[Message | dict[str, str]],
                      chat_template_kwargs: dict[str, Any] | None = None) -> int:
@@ -184,7 +239,17 @@ class LlamaCppModel:
         self._server = None
 
 
-def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: int,
+def _answer(result: Any) -> dict[str, Any]:
+    """A server answer as a dict; an error answer raises."""
+    if isinstance(result, (str, bytes)):
+        result = json.loads(result)
+    if "error" in result:
+        error = result["error"]
+        raise RuntimeError(error.get("message", str(error)) if isinstance(error, dict) else str(error))
+    return result
+
+
+def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: int, prompt_reuse: str = "prefix",
                        flash_attention: str = "enabled") -> dict[str, Any]:
     """What this engine promises about the same request's bytes (the run identity records it)."""
     import importlib.metadata
@@ -195,7 +260,9 @@ def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: 
         build = "xllamacpp"
     if deterministic:
         return {"batch_invariant": True, "engine": build, "decode_threads": decode_threads,
-                "how": f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads",
+                "how": (f"one request at a time, flash attention, each prompt read from its fixed prefix in "
+                        f"{PREFIX_UBATCH}-token chunks, {decode_threads} threads" if prompt_reuse == "prefix" else
+                        f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads"),
                 "holds_for": "this llama.cpp build on one CPU instruction set"}
     return {"batch_invariant": False, "engine": build, "decode_threads": decode_threads,
             "how": f"up to {n_parallel} requests decoded together (flash attention {flash_attention})",
