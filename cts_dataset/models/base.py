@@ -175,3 +175,13 @@ class ChatModel(Protocol):
         comes back as ``ChatResponse.failure(message)`` so the rest of the batch is kept; a backend
         raises only when it cannot serve the batch at all (a missing key, a broken install)."""
         ...
+
+
+def serves_one_at_a_time(model: Any) -> bool:
+    """Whether ``model`` (through its wrappers: a role's loaded model, a recorder) runs on an engine that
+    serves one request at a time (says ``one_at_a_time``), so that a large batch buys it no speed."""
+    for _ in range(8):  # wrappers hold the next one as ``backend`` or ``model``
+        if model is None or getattr(model, "one_at_a_time", False) is True:
+            return model is not None
+        model = getattr(model, "backend", None) or getattr(model, "model", None)
+    return False

@@ -82,6 +82,7 @@ class LlamaCppModel:
         self.spec = spec or f"llamacpp:{path}"
         self.path, self.n_parallel, self.deterministic = path, n_parallel, deterministic
         self.from_prefix = deterministic and prompt_reuse == "prefix"
+        self.one_at_a_time = deterministic  # the pipeline then writes its records in small batches
         self._slot_prefix: list[int] | None = None  # the prefix the slot was last reset to
         self.prefix_tokens_read = 0  # prompt tokens read to reset the slot (benchmarks count them)
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)

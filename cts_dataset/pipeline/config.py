@@ -96,7 +96,9 @@ class RunConfig(BaseModel):
     retry_unscored: bool = Field(False, description="Judge again the items with unscored nuggets.")
     executor: Literal["local", "ray"] = Field("local", description="Where model batches run: this process, or a "
                                               "Ray cluster (RAY_ADDRESS, else a local one).")
-    batch_size: int = Field(4096, ge=1, description="Requests per model batch and per durable write; a kill loses at most one batch.")
+    batch_size: int | None = Field(None, ge=1, description=(
+        "Requests per model batch and per durable write; a kill loses at most one batch (default: 4096, or "
+        "32 for an engine that serves one request at a time, where a larger batch is no faster)."))
     cache: bool = True
 
     @model_validator(mode="before")

@@ -83,12 +83,13 @@ def play(run: Any, dialogues: Sequence[DialogueKey]) -> None:
                   and not ended(store, d, turn)]
         todo = [d for d in active if record_key(d.key(turn)) not in store["clarify"]]
         run.progress.start(f"clarify turn {turn}", len(todo))
-        for chunk in run.chunks(todo, by_repeat=True):
+        asker = getattr(run.clarifier, "model", None)
+        for chunk in run.chunks(todo, by_repeat=True, model=asker):
             ask_chunk(run, chunk, turn)
         todo = [d for d in active if record_key(d.key(turn)) in store["clarify"]
                 and record_key(d.key(turn)) not in store["answer"]]
         run.progress.start(f"answer turn {turn}", len(todo))
-        for chunk in run.chunks(todo, by_repeat=True):
+        for chunk in run.chunks(todo, by_repeat=True, model=run.models.get("user_answerer")):
             answer_chunk(run, chunk, turn)
 
 

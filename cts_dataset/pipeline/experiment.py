@@ -18,7 +18,7 @@ from typing import Any
 from cts_dataset.clarifiers.model import ModelClarifier
 from cts_dataset.collector import collector_paused, collector_slowed
 from cts_dataset.errors import CtsbenchError
-from cts_dataset.models.base import Sampling
+from cts_dataset.models.base import Sampling, serves_one_at_a_time
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import ROLE_MAX_TOKENS, ROLES, RunConfig, default_out_dir
 from cts_dataset.pipeline.dialogue import DialogueKey, dialogue_keys, history, play, turns_done
@@ -37,6 +37,11 @@ from cts_dataset.protocol.prompts import LANGUAGES
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import RewriterView
 from cts_dataset.records import Instance
+
+# Requests per model batch and per durable write, unless the config sets ``batch_size``: a batch engine
+# gains from many requests at once; an engine that serves one at a time gains nothing, so it writes often.
+BATCH = 4096
+ONE_AT_A_TIME_BATCH = 32
 
 
 class TooManyErrors(CtsbenchError):
@@ -149,14 +154,24 @@ class Experiment:
         return run_identity(self.protocol_identity(), role_models, self.clarifier, self.searcher, self.judge)
 
     # -- helpers the stages share -------------------------------------------------------------------
-    def chunks(self, items: Sequence[Any], by_repeat: bool = False) -> Iterator[Sequence[Any]]:
-        """Batches of at most ``batch_size``; ``by_repeat``: one repeat per batch (its own sample index)."""
+    def chunks(self, items: Sequence[Any], by_repeat: bool = False, model: Any = None) -> Iterator[Sequence[Any]]:
+        """Batches of at most :meth:`batch_size` for ``model``; ``by_repeat``: one repeat per batch (its own
+        sample index)."""
         groups: list[Sequence[Any]] = [items]
         if by_repeat and self.config.repeats > 1:
             groups = [[x for x in items if _repeat_of(x) == r] for r in range(self.config.repeats)]
+        size = self.batch_size(model)
         for group in groups:
-            for start in range(0, len(group), self.config.batch_size):
-                yield group[start:start + self.config.batch_size]
+            for start in range(0, len(group), size):
+                yield group[start:start + size]
+
+    def batch_size(self, model: Any = None) -> int:
+        """The configured ``batch_size``, else :data:`BATCH` or, for an engine that serves one request at a
+        time, :data:`ONE_AT_A_TIME_BATCH`: stage records are written once per batch, and without the
+        response cache (``--no-cache``) a kill loses the batch, which on such an engine buys no speed."""
+        if self.config.batch_size is not None:
+            return self.config.batch_size
+        return ONE_AT_A_TIME_BATCH if serves_one_at_a_time(model) else BATCH
 
     def recorder(self, model: Any) -> Recorder:
         return Recorder(model)
@@ -190,7 +205,7 @@ class Experiment:
                 if record_key(key) not in self.store["rewrite"] and turns_done(self.store, d, k):
                     jobs.append((d, k, key))
         self.progress.start("rewrite", len(jobs))
-        for chunk in self.chunks(jobs, by_repeat=True):
+        for chunk in self.chunks(jobs, by_repeat=True, model=self.models["rewriter"]):
             model = self.recorder(self.models["rewriter"])
             views = [RewriterView(d.instance.blurred_query, d.instance.language, history(self.store, d, k))
                      for d, k, _ in chunk]
@@ -231,7 +246,7 @@ class Experiment:
         assert self.store is not None
         todo = [j for j in jobs if record_key(j.key) not in self.store["search"]]
         self.progress.start("search", len(todo), calls_per_record=getattr(self.searcher, "name", "") != "react")
-        for chunk in self.chunks(todo):
+        for chunk in self.chunks(todo, model=getattr(self.searcher, "model", None)):
             queries, tags = [j.query for j in chunk], [record_key(j.key) for j in chunk]
             if _takes_languages(self.searcher):  # the instance's language picks the agent's prompts
                 outputs = self.searcher.search(queries, tags=tags, languages=[j.instance.language for j in chunk])
@@ -265,7 +280,7 @@ class Experiment:
         todo = [j for j in jobs if pending(j)]
         calls = open_log(self.folder / "judge_calls.jsonl")
         self.progress.start("judge", len(todo))
-        for chunk in self.chunks(todo):
+        for chunk in self.chunks(todo, model=getattr(self.judge, "model", None)):
             items = [JudgeJob(id=record_key(j.key), query=j.instance.fused_query,
                               answer=self.store["search"].get(record_key(j.key))["answer"],
                               nuggets=tuple(n.text for n in j.instance.nuggets),
