@@ -1,20 +1,24 @@
 """Which llama.cpp prompt settings keep the deterministic engine's bytes, and what each costs.
 
-    python benchmarks/bench_prompt_chunks.py RUN_DIR [--settings 1 3 512:cold 512:cold:norepack] [--limit N]
+    python benchmarks/bench_prompt_chunks.py RUN_DIR [--settings 512:prefix 1 512:cold 512:norepack] [--limit N]
 
-A setting is ``CHUNK[:prefix][:cold][:norepack][:noflash][:q8kv]``: prompts read in chunks of CHUNK tokens; ``prefix`` is the engine's
-``prompt_reuse="prefix"`` (each prompt read from its own fixed prefix; without it, ``longest``: the longest
-prefix any earlier prompt shares is reused); ``cold``
-reads every prompt whole, with no prefix reused from an earlier request; ``norepack`` keeps the weights as
-stored (llama.cpp's ``no_extra_bufts``) rather than repacked for the CPU's wider kernels; ``noflash``
-computes attention without flash attention; ``q8kv`` stores the KV cache as q8_0 rather than f16; ``decode1``
-decodes with one thread (prompt chunks keep the engine's threads). The requests are a run folder's real
-ones (its ``calls.jsonl``, e.g. from ``bench_protocol.py``), replayed on a fresh one-slot engine per setting
-and order: as the run sent them, then shuffled (so a reused prompt prefix ends elsewhere). A setting keeps
-its bytes when every request's per-token log-probabilities are bit-identical in both orders. Prints, per
-setting and order: wall seconds, prompt tokens processed, and how many requests differ in text and in
-log-probabilities from the engine's own setting (``1``) sent in order, and between the two orders.
-One model process at a time.
+A setting is ``CHUNK[:flag]...``, prompts read in chunks of CHUNK tokens, with the flags:
+- ``prefix``: the engine's ``prompt_reuse="prefix"`` (each prompt read from its own fixed prefix; it decides
+  what is reused itself, so ``cold`` changes nothing with it). Without it, ``longest``: the longest prefix
+  any earlier prompt shares is reused;
+- ``cold``: every prompt read whole, with no prefix reused from an earlier request;
+- ``norepack``: the weights as stored (llama.cpp's ``no_extra_bufts``), not repacked for the CPU's wider
+  kernels;
+- ``noflash``: attention without flash attention; ``q8kv``: the KV cache as q8_0 rather than f16;
+- ``decode1``: decoding with one thread (prompt chunks keep the engine's threads).
+
+The requests are a run folder's real ones (its ``calls.jsonl``, e.g. from ``bench_protocol.py``), replayed
+on a fresh one-slot engine per setting and order: as the run sent them, then shuffled (so a reused prompt
+prefix ends elsewhere). A setting keeps its bytes when every request's per-token log-probabilities are
+bit-identical in both orders. Prints, per setting and order: wall seconds, prompt tokens processed, and how
+many requests differ in text and in log-probabilities from the earlier setting (``1``: one-token chunks
+after the longest shared prefix) sent in order, and between the two orders; then which requests differ
+between the orders, with the prompt tokens each order read for them. One model process at a time.
 """
 
 from __future__ import annotations
@@ -82,7 +86,7 @@ def replay(gguf: str, setting: str, requests: list[ChatRequest], order: list[int
     started = time.perf_counter()
     for index in order:
         body = {**llamacpp.request_body(requests[index]), "logprobs": True, "top_logprobs": 1,
-                "cache_prompt": not cold}
+                "cache_prompt": not cold}  # (the prefix setting decides this itself)
         before = model.prefix_tokens_read
         result = model.chat(body)
         choice = result["choices"][0]

@@ -64,20 +64,26 @@ def test_the_reproducible_engine_gives_a_request_the_same_bytes_whatever_came_be
     # What came before decides how much of a prompt llama.cpp could reuse, and so where its prompt chunks
     # fall: chunks of other sizes sum otherwise (measured), so each request must be read the same way.
     system = "You are a careful assistant. " + " ".join(f"Note {i}: answer with facts only." for i in range(8))
-    question = "Name three rivers of Europe and the seas they flow into, in one sentence each."
+    # Long enough that the part after the prefix is read in more than one 512-token chunk.
+    question = " ".join(f"River {i} is long." for i in range(150)) + " Which river is the longest?"
 
-    def chat(user: str, seed: int | None = None, system_text: str = system) -> tuple[str, list[float]]:
+    def chat(user: str, seed: int | None = None, system_text: str = system, **extra) -> tuple[str, list[float]]:
         body = {"messages": [{"role": "system", "content": system_text}, {"role": "user", "content": user}],
                 "max_tokens": 24, "temperature": 0.0 if seed is None else 1.0, "top_k": 0, "min_p": 0.0,
-                "logprobs": True, "top_logprobs": 1, **({"seed": seed} if seed is not None else {})}
+                "logprobs": True, "top_logprobs": 1, **({"seed": seed} if seed is not None else {}), **extra}
         choice = smol.backend.chat(body)["choices"][0]
         return choice["message"]["content"], [t["logprob"] for t in choice["logprobs"]["content"]]
 
     first = chat(question)
+    assert smol.backend.count_tokens([{"role": "user", "content": question}]) > 600
+    schema = {"type": "object", "properties": {"river": {"type": "string"}}, "required": ["river"]}
     before = {
         "the same prompt, sampled": lambda: chat(question, seed=7),
-        "a prompt sharing half of the question": lambda: chat(question[:40] + " and of Asia?"),
+        "a prompt sharing half of the question": lambda: chat(question[:900] + " Which is the shortest?"),
         "the question with more after it": lambda: chat(question + " Then name two lakes."),
+        "a structured request of the same role": lambda: chat("Name a river.", response_format={
+            "type": "json_schema", "json_schema": {"name": "output", "schema": schema}}),
+        "a request too long for the context": lambda: pytest.raises(RuntimeError, chat, "word " * 3000),
         "another role's prompt": lambda: chat("Say hello.", system_text="You greet people."),
     }
     for name, other in before.items():

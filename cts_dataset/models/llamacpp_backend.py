@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -28,7 +30,7 @@ _RANDOM_SEED = 0xFFFFFFFF  # llama.cpp's LLAMA_DEFAULT_SEED: "pick a random seed
 # decoding splits its sums by thread (measured: 1 and 2 threads differ); prompt threads change nothing.
 DETERMINISTIC_DECODE_THREADS = 2
 # How the deterministic setting reuses prompts (``prompt_reuse``). ``prefix`` (the default): each request
-# starts from its own fixed prefix, the chat template up to the first user message's text (a role's
+# starts from its own fixed prefix, the chat template up to the first non-system message's text (a role's
 # instructions), computed the same way every time; the rest of the prompt is read in chunks of
 # PREFIX_UBATCH from there. So the same request always takes the same path, whatever came before, and
 # prompts are read in large chunks (measured: prompt chunks of different sizes, and a reused prefix that ends
@@ -61,6 +63,9 @@ class LlamaCppModel:
     and each prompt is read the same way every time (``prompt_reuse``, see :data:`PROMPT_REUSE`). It holds
     for one llama.cpp build on one CPU instruction set (other SIMD widths sum in another order).
     ``deterministic=False`` decodes ``n_parallel`` requests at once.
+
+    ``cache_ram_mib`` caps llama.cpp's prompt cache in RAM; the ``prefix`` setting turns it off, since the
+    slot must hold exactly the prefix it was reset to.
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
@@ -83,7 +88,8 @@ class LlamaCppModel:
         self.path, self.n_parallel, self.deterministic = path, n_parallel, deterministic
         self.from_prefix = deterministic and prompt_reuse == "prefix"
         self.one_at_a_time = deterministic  # the pipeline then writes its records in small batches
-        self._slot_prefix: list[int] | None = None  # the prefix the slot was last reset to
+        self._slot_prefix: list[int] | None = None  # the prefix the slot holds, as last checked
+        self._slot_lock = threading.Lock()  # a reset and its request go together
         self.prefix_tokens_read = 0  # prompt tokens read to reset the slot (benchmarks count them)
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
         options = xllamacpp.CommonParams()
@@ -97,13 +103,16 @@ class LlamaCppModel:
         options.cpuparams.n_threads = threads
         options.cpuparams_batch.n_threads = n_threads_batch or (threads if deterministic else cores)
         # Earlier prompts kept in RAM for reuse (llama.cpp's default is 8 GiB): ~11 MB a 400-token prompt
-        # of the packaged model, so 2 GiB holds a 20-instance run's prompts of every role.
+        # of the packaged model, so 2 GiB holds a 20-instance run's prompts of every role. The prefix
+        # setting turns it off (below).
         options.cache_ram_mib = cache_ram_mib
         if deterministic:
             options.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
         if self.from_prefix:
-            # The slot must hold exactly the prefix it was reset to: no stored prompt may replace it.
+            # The slot must hold exactly the prefix it was reset to: no stored prompt may replace it, and
+            # no saved state of a sliding-window or recurrent model may stand in for part of it.
             options.n_ubatch, options.cache_ram_mib = PREFIX_UBATCH, 0
+            options.swa_full, options.n_ctx_checkpoints = True, 0
         elif deterministic:
             # Every token through one code path: a prompt read a token at a time sums like decoding,
             # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
@@ -173,26 +182,43 @@ class LlamaCppModel:
         setting the slot first goes back to the request's own prefix."""
         if self._server is None:
             raise RuntimeError(f"{self.spec}: the model was closed")
-        if self.from_prefix:
-            body = {**body, "cache_prompt": self._reset_to_prefix(body)}
-        return _answer(self._server.handle_chat_completions(body))
+        if not self.from_prefix:
+            return _answer(self._server.handle_chat_completions(body))
+        with self._slot_lock:
+            prefix = self._reset_to_prefix(body)
+            try:
+                answer = _answer(self._server.handle_chat_completions({**body, "cache_prompt": bool(prefix)}))
+            except Exception:
+                self._slot_prefix = None  # a failed request may have cleared the slot: reset it whole next time
+                raise
+            if _timing(answer, "cache_n") != len(prefix):  # it did not read from the prefix: do not trust the slot
+                self._slot_prefix = None
+            return answer
 
-    def _reset_to_prefix(self, body: dict[str, Any]) -> bool:
+    def _reset_to_prefix(self, body: dict[str, Any]) -> list[int]:
         """Leave the slot holding exactly the request's prefix, always computed the same way: read whole
         from an empty slot, then its last token read again alone (llama.cpp rereads the last token of a
         prompt it holds entirely, so this step is the same whether or not the slot already held it). The
-        request then reads the rest of its prompt from there. False: no prefix, read the prompt whole."""
+        request then reads the rest of its prompt from there. Returns the prefix (empty: none; the prompt
+        is then read whole)."""
         prefix = self._prefix_tokens(body)
         if not prefix:
             self._slot_prefix = None
-            return False
-        for cache_prompt in ([False, True] if prefix != self._slot_prefix else [True]):
-            self._slot_prefix = None  # unknown until the step succeeds
+            return prefix
+        warm = prefix == self._slot_prefix
+        self._slot_prefix = None  # unknown until the reset is seen to have ended as it should
+        for cache_prompt in ([True] if warm else []) + [False, True]:
             answer = _answer(self._server.handle_completions({"prompt": prefix, "n_predict": 0,
                                                               "cache_prompt": cache_prompt}))
-            self.prefix_tokens_read += int((answer.get("timings") or {}).get("prompt_n", 0))
-        self._slot_prefix = prefix
-        return True
+            self.prefix_tokens_read += _timing(answer, "prompt_n")
+            if cache_prompt and _timing(answer, "prompt_n") == 1 and _timing(answer, "cache_n") == len(prefix) - 1:
+                self._slot_prefix = prefix
+                return prefix
+            if cache_prompt and not warm:
+                break
+            warm = False  # the slot did not hold what it was thought to: read the prefix whole
+        raise RuntimeError(f"{self.spec}: could not reset the slot to the request's prefix "
+                           f"({len(prefix)} tokens); the request was not sent")
 
     def _prefix_tokens(self, body: dict[str, Any]) -> list[int]:
         """The tokens of the prompt up to the first non-system message's text: where rendering the same
@@ -203,9 +229,9 @@ class LlamaCppModel:
             return []
         marked = [dict(m) for m in messages]
         marked[first]["content"] = "\u0001" + marked[first]["content"]
-        kwargs = {"chat_template_kwargs": body["chat_template_kwargs"]} if body.get("chat_template_kwargs") else {}
-        whole = self._http("/apply-template", {"messages": messages, **kwargs})["prompt"]
-        other = self._http("/apply-template", {"messages": marked, **kwargs})["prompt"]
+        # The whole body: a template may write a response format or tools into the prompt.
+        whole = self._http("/apply-template", body)["prompt"]
+        other = self._http("/apply-template", {**body, "messages": marked})["prompt"]
         shared = len(os.path.commonprefix([whole, other]))
         tokens, prefix = (self._http("/tokenize", {"content": text, "add_special": True, "parse_special": True})["tokens"]
                           for text in (whole, whole[:shared]))
@@ -232,12 +258,25 @@ class LlamaCppModel:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self._server.listening_address + route, data=data, headers={
             "Authorization": f"Bearer {self._key}", "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return json.loads(answer.read())
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return json.loads(answer.read())
+        except urllib.error.HTTPError as error:  # the server's own message says what was wrong
+            try:
+                said = json.loads(error.read()).get("error", {})
+            except ValueError:
+                said = {}
+            message = said.get("message", str(said)) if isinstance(said, dict) else str(said)
+            raise RuntimeError(f"{route}: {message or error}") from error
 
     def close(self) -> None:
         """Stops the server and frees the weights and the KV cache (safe to call twice)."""
         self._server = None
+
+
+def _timing(answer: dict[str, Any], name: str) -> int:
+    """A figure of llama.cpp's ``timings`` (``prompt_n``: tokens read; ``cache_n``: tokens reused)."""
+    return int((answer.get("timings") or {}).get(name, 0))
 
 
 def _answer(result: Any) -> dict[str, Any]:

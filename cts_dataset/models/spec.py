@@ -40,6 +40,10 @@ THROUGHPUT_ONLY_ARGS = frozenset({
     "enable_prefix_caching", "max_num_seqs", "max_num_batched_tokens", "enforce_eager", "swap_space",
     "batch_size", "device", "disable_log_stats", "n_threads_batch", "cache_ram_mib", "verbosity",
 })
+# Left out of the cache identity because the identity's ``engine_setting`` (the engine's own statement of
+# how it reads prompts) carries it: so the earlier reproducible setting, ``prompt_reuse: longest``, keeps
+# the cache keys and run folders it had before the argument existed.
+ENGINE_SETTING_ARGS = frozenset({"prompt_reuse"})
 # Not here: llama.cpp's ``n_threads`` (its decoding threads split attention sums: measured, 1 and 2
 # threads gave other answers) and ``deterministic``.
 
@@ -120,7 +124,8 @@ class ModelSpec:
             "gguf_file": self.gguf_file,
             # Stored under the field's first name, so cache keys made before the rename still match.
             "identity": self.weights_label,
-            "engine_args": {k: v for k, v in sorted(self.engine_args.items()) if k not in THROUGHPUT_ONLY_ARGS},
+            "engine_args": {k: v for k, v in sorted(self.engine_args.items())
+                            if k not in THROUGHPUT_ONLY_ARGS | ENGINE_SETTING_ARGS},
         }
         if self.backend == "openai":
             fields["structured_output"] = self.structured_output
