@@ -92,5 +92,7 @@ def test_answers_of_the_reproducible_and_the_concurrent_engine_are_cached_apart(
     earlier = identity_of(spec.replace(engine_args={**spec.engine_args, "prompt_reuse": "longest"}), Proxy(), files="f")
     assert "fixed prefix" in reproducible["engine_setting"] and "engine_setting" not in concurrent
     assert "one-token prompt chunks" in earlier["engine_setting"]
+    # The earlier setting keeps the identity it had before prompt_reuse existed (its caches and folders).
+    assert earlier["engine_args"] == reproducible["engine_args"] and "prompt_reuse" not in earlier["engine_args"]
     keys = {cache_key(identity, request) for identity in (reproducible, concurrent, earlier)}
     assert len(keys) == 3
