@@ -174,7 +174,7 @@ class LlamaCppModel:
         return ChatResponse(
             text=text, reasoning=reasoning, finish_reason=choice.get("finish_reason") or "stop",
             usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
-                        int((result.get("timings") or {}).get("cache_n", 0))),
+                        _timing(result, "cache_n")),
             latency_s=time.perf_counter() - started, model=self.spec, raw=raw)
 
     def chat(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -205,20 +205,26 @@ class LlamaCppModel:
         if not prefix:
             self._slot_prefix = None
             return prefix
-        warm = prefix == self._slot_prefix
-        self._slot_prefix = None  # unknown until the reset is seen to have ended as it should
-        for cache_prompt in ([True] if warm else []) + [False, True]:
-            answer = _answer(self._server.handle_completions({"prompt": prefix, "n_predict": 0,
-                                                              "cache_prompt": cache_prompt}))
-            self.prefix_tokens_read += _timing(answer, "prompt_n")
-            if cache_prompt and _timing(answer, "prompt_n") == 1 and _timing(answer, "cache_n") == len(prefix) - 1:
-                self._slot_prefix = prefix
-                return prefix
-            if cache_prompt and not warm:
-                break
-            warm = False  # the slot did not hold what it was thought to: read the prefix whole
-        raise RuntimeError(f"{self.spec}: could not reset the slot to the request's prefix "
-                           f"({len(prefix)} tokens); the request was not sent")
+        warm, self._slot_prefix = prefix == self._slot_prefix, None  # unknown until the reset is seen to end well
+        if not (warm and self._reread_last_token(prefix)):  # the slot did not hold it: read it whole first
+            self._read_prefix(prefix, cache_prompt=False)
+            if not self._reread_last_token(prefix):
+                raise RuntimeError(f"{self.spec}: could not reset the slot to the request's prefix "
+                                   f"({len(prefix)} tokens); the request was not sent")
+        self._slot_prefix = prefix
+        return prefix
+
+    def _reread_last_token(self, prefix: list[int]) -> bool:
+        """Send the prefix to a slot that holds it: llama.cpp reads its last token again, alone (True), and
+        drops what followed; False when it read anything else."""
+        answer = self._read_prefix(prefix, cache_prompt=True)
+        return _timing(answer, "prompt_n") == 1 and _timing(answer, "cache_n") == len(prefix) - 1
+
+    def _read_prefix(self, prefix: list[int], cache_prompt: bool) -> dict[str, Any]:
+        answer = _answer(self._server.handle_completions({"prompt": prefix, "n_predict": 0,
+                                                          "cache_prompt": cache_prompt}))
+        self.prefix_tokens_read += _timing(answer, "prompt_n")
+        return answer
 
     def _prefix_tokens(self, body: dict[str, Any]) -> list[int]:
         """The tokens of the prompt up to the first non-system message's text: where rendering the same
@@ -233,8 +239,7 @@ class LlamaCppModel:
         whole = self._http("/apply-template", body)["prompt"]
         other = self._http("/apply-template", {**body, "messages": marked})["prompt"]
         shared = len(os.path.commonprefix([whole, other]))
-        tokens, prefix = (self._http("/tokenize", {"content": text, "add_special": True, "parse_special": True})["tokens"]
-                          for text in (whole, whole[:shared]))
+        tokens, prefix = self._prompt_tokens(whole), self._prompt_tokens(whole[:shared])
         # Keep only what the whole prompt's own tokens begin with, and leave it at least one token to read.
         agreed = len(os.path.commonprefix([tokens, prefix]))
         return tokens[:min(agreed, len(tokens) - 1)]
@@ -249,8 +254,11 @@ class LlamaCppModel:
         body: dict[str, Any] = {"messages": dicts}
         if chat_template_kwargs:
             body["chat_template_kwargs"] = chat_template_kwargs
-        prompt = self._http("/apply-template", body)["prompt"]
-        return len(self._http("/tokenize", {"content": prompt, "add_special": True, "parse_special": True})["tokens"])
+        return len(self._prompt_tokens(self._http("/apply-template", body)["prompt"]))
+
+    def _prompt_tokens(self, prompt: str) -> list[int]:
+        """A rendered prompt's tokens, as the server reads a chat prompt (special tokens parsed)."""
+        return self._http("/tokenize", {"content": prompt, "add_special": True, "parse_special": True})["tokens"]
 
     def _http(self, route: str, body: dict[str, Any] | None = None) -> Any:
         if self._server is None:
