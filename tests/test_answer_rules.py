@@ -50,6 +50,44 @@ def test_what_the_questions_form_settles_is_answered_without_the_model(pair, que
     assert answered(pair, question, language) == (expected, rule)
 
 
+BAVARIA = ("Which is the second-largest city in Bavaria, and how many people live there?",
+           "Which is the second-largest city, and how many people live there?")
+KRAKOW = ("What is the oldest university in Kraków, and when was it founded?",
+          "What is the oldest university, and when was it founded?")
+RIVER = ("Which is the longest river in Nigeria, and where does it rise?", "Which is the longest river, and where does it rise?")
+RANKS = ("Which lakes rank third and fifth in Africa by area?", "Which lakes rank among the largest by area?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (BAVARIA, "Do you mean Munich?", UNKNOWN),  # a city, what the query asks for: the user does not know it
+    (BAVARIA, "Is it Nuremberg?", UNKNOWN),
+    (BAVARIA, "Do you mean in Austria?", "No, Bavaria"),  # a country: a guess of the constraint, denied
+    (NOBEL, "Do you mean the 1911 one?", "No, 1903"),
+])
+def test_a_guess_at_what_the_user_searches_for_is_unknown_and_a_wrong_constraint_is_denied(pair, question, expected):
+    assert answered(pair, question)[0] == expected
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (KRAKOW, "Which country do you mean?", UNKNOWN),  # the intent names a city, not its country
+    (KRAKOW, "Which city do you mean?", "Kraków"),
+    (RIVER, "Which continent do you mean?", UNKNOWN),
+    (RIVER, "Which country do you mean?", "Nigeria"),
+    (MOUNTAIN, "Which continent or part of the world do you mean?", "Africa"),
+])
+def test_a_question_for_one_level_of_place_is_answered_by_a_place_of_that_level(pair, question, expected):
+    assert answered(pair, question)[0] == expected
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (RANKS, "In square kilometres or square miles?", UNKNOWN),  # units, not the ranks the intent holds
+    (CITY, "By city proper or by metropolitan area?", UNKNOWN),  # not places: Brazil answers neither
+    (NOBEL, "Before or after 1950?", "1903"),  # times: the intent's year answers
+])
+def test_alternatives_that_offer_no_value_of_the_asked_kind_are_not_answered_with_one(pair, question, expected):
+    assert answered(pair, question)[0] == expected
+
+
 def test_an_alternative_the_query_already_holds_is_left_to_the_model():
     # "lake" is in both alternatives' frame and in the query: nothing the user left out is named.
     view = AnswererView(*LAKE[:1], "en", "Do you mean a lake, or a reservoir?", LAKE[1])

@@ -8,12 +8,17 @@ states. What the question asks is often plain from its form, and what the user l
 from the pair, so those cases need no model, and answer the same on every engine:
 - ``own_question``: the question restates the query's own question ("Which city is the second-largest?")
   and addresses no one: the user does not know, that is what they search for;
-- ``either_or``: one of the offered alternatives is the intent's ("By area or by population?");
+- ``either_or``: one of the offered alternatives is the intent's ("By area or by population?"); alternatives
+  that are no values of the asked kind ("In square kilometres or square miles?") are not answered with one;
 - ``confirmation``: a yes/no question naming what only the intent holds ("Is this the 1976 one?"), or
   guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"), or naming nothing of
   the intent at all ("Do you also want climbing routes?" -> unknown);
+- ``answer_guess``: a yes/no question naming a thing of the kind the query searches for ("Do you mean
+  Munich?" for the second-largest city in Bavaria) guesses the answer, which the user does not know
+  (:mod:`.answer_guesses`);
 - ``typed``: a question for a time, a place or a number, answered by the span of that kind the query left
-  out, else ``unknown`` when the intent states none (an intent that names no place);
+  out, else ``unknown`` when the intent states none (an intent that names no place); a question for one
+  level of place ("Which country?") is not answered by a place known to be of another ("Kraków");
 - ``open_request``: a request for any further detail ("Can you be more specific?"), answered by what the
   query left out.
 """
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
+from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, place_levels
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     content_words,
@@ -45,6 +51,7 @@ _OPEN_REQUEST = re.compile(
     r"\b(?:more|other|further|additional) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
+_TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -70,8 +77,14 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if span:
             return Decision(span, "either_or")
         typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
-        # "In kilometres or in miles?": the intent holds neither side ("Which X or Y?" asks for a kind instead).
-        if typed is None and language == "en" and not WH_EN.search(question) and not _names_any(question, intent, language):
+        if language != "en" or WH_EN.search(question):
+            return typed
+        # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
+        # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
+        # holds neither side.
+        if typed is not None and typed.span != UNKNOWN and not _offers_kind(question, classify(question)):
+            return Decision(UNKNOWN, "either_or")
+        if typed is None and not _names_any(question, intent, language):
             return Decision(UNKNOWN, "either_or")
         return typed
     if is_yes_no(question, language):
@@ -112,6 +125,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)
+    if guesses and language == "en" and guesses_the_answer(question, query, intent, missing):
+        return Decision(UNKNOWN, "answer_guess")
     if new and not guesses:
         span = _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
@@ -132,6 +147,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
+def _offers_kind(question: str, kind: str | None) -> bool:
+    """One of the alternatives of an either-or question is a value of ``kind`` ("after 1900", "in Asia")."""
+    parts = re.split(r"\bor\b|,", question, flags=re.IGNORECASE)
+    return any(span_type(part, "en") == kind or (kind == "time" and _TIME_NOUN.search(part)) for part in parts)
+
+
 def _names_any(question: str, intent: str, language: str) -> bool:
     """The question names something the intent holds (a word of it, in any form)."""
     return any(holds(intent, w, language) for w in content_words(question, language))
@@ -145,10 +166,25 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
     # A block that also holds a value of another kind ("2023年杭州" for "Which year?") gives way to its part.
     pure = [s for s in of_kind if not any(o != s and o in s and span_type(o, language) not in (asked, None)
                                           for o in missing)]
+    if of_kind and asked == "region" and language == "en":
+        return _at_level(question, pure or of_kind)
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
     if any(span_type(s, language) == asked for s in spans):  # one the query holds too: the model chooses
         return None
+    return Decision(UNKNOWN, "typed")
+
+
+def _at_level(question: str, places: list[str]) -> Decision:
+    """A question for one level of place ("Which country?") is answered by a place of that level; a place
+    known to be of other levels only ("Tangshan, Hebei", a city) does not say it: unknown."""
+    level = asked_level(question)
+    if level is None:
+        return Decision(places[0], "typed")
+    for place in places:
+        levels = place_levels(place)
+        if not levels or level in levels:
+            return Decision(place, "typed")
     return Decision(UNKNOWN, "typed")
 
 
