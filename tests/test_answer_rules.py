@@ -88,6 +88,27 @@ def test_alternatives_that_offer_no_value_of_the_asked_kind_are_not_answered_wit
     assert answered(pair, question)[0] == expected
 
 
+SUIT = ("In law, what is a suit, and who brings it?", "What is a suit, and who brings it?")
+NOVEL = ("Who wrote the best-known Irish novel of 1922, and what is it about?",
+         "Who wrote the best-known novel, and what is it about?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (SUIT, "What type of suit do you mean?", "law"),
+    (NOVEL, "Which novel are you referring to?", "Irish novel of 1922"),  # all the query left out beside it
+    (NOBEL, "Which Nobel Prize do you mean?", "1903"),
+])
+def test_a_request_to_specify_what_the_query_names_is_answered_by_what_the_query_left_out_beside_it(
+        pair, question, expected):
+    assert answered(pair, question) == (expected, "specify")
+
+
+def test_a_request_to_specify_what_the_intent_does_not_qualify_is_left_to_the_model():
+    view = AnswererView(NOBEL[0], "en", "What kind of physics do you mean?", NOBEL[1])  # 1903 is the prize's
+    spans = answerer._Spans.of(view)
+    assert decide(view, spans.missing, spans.spans) is None
+
+
 def test_an_alternative_the_query_already_holds_is_left_to_the_model():
     # "lake" is in both alternatives' frame and in the query: nothing the user left out is named.
     view = AnswererView(*LAKE[:1], "en", "Do you mean a lake, or a reservoir?", LAKE[1])

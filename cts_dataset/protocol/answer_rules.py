@@ -19,6 +19,8 @@ from the pair, so those cases need no model, and answer the same on every engine
 - ``typed``: a question for a time, a place or a number, answered by the span of that kind the query left
   out, else ``unknown`` when the intent states none (an intent that names no place); a question for one
   level of place ("Which country?") is not answered by a place known to be of another ("Kraków");
+- ``specify``: a request to specify a thing the query names ("What type of suit?"), answered by what the
+  query left out beside that thing in the intent ("law" for "In law, what is a suit?");
 - ``open_request``: a request for any further detail ("Can you be more specific?"), answered by what the
   query left out.
 """
@@ -43,7 +45,8 @@ from cts_dataset.protocol.answer_phrasing import (
 )
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.text import CJK
+from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.text import CJK, tokenize
 
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
 # search?"): a cooperative user gives what their query left out.
@@ -52,6 +55,15 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
+# A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
+_SPECIFY = re.compile(
+    r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
+    r"|\bare you (?:referring to|thinking of|asking about|talking about|interested in|looking for)\b"
+    r"|\bis (?:being )?(?:referred to|meant|discussed)\b|\b(?:do|would) you (?:want|like) to know about\b",
+    re.IGNORECASE)
+_SPECIFY_WORDS = frozenset(tokenize("type kind sort form variety category specific particular mean refer referring "
+                                    "referred think thinking ask asking talk talking interested interest look looking "
+                                    "discuss discussed discussing meant mind want like know"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -92,7 +104,36 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language):
         return Decision(UNKNOWN, "own_question")
+    if query and language == "en" and classify(question) not in TYPED:
+        span = _specified(question, intent, query, missing)
+        if span:
+            return Decision(span, "specify")
     return _typed(question, missing, spans, language)
+
+
+def _specified(question: str, intent: str, query: str, missing: list[str]) -> str | None:
+    """What the query left out beside the thing a question asks to specify ("What type of suit?" -> "law"
+    for "In law, what is a suit?"; "Which epic poem do you mean?" -> "Old English"): the thing is named by
+    the query, and the span stands next to it in the intent (at most one other content word between)."""
+    if not _SPECIFY.search(question) or not re.match(r"\s*(?:what|which)\b", question, re.IGNORECASE):
+        return None
+    thing = [w for w in content_words(question, "en") if w not in _SPECIFY_WORDS]
+    if not thing or not all(holds(query, w, "en") for w in thing):
+        return None
+    words = tokenize(intent)
+    at = [i for i, t in enumerate(words) if any(same_word(t, w) for w in thing)]
+    near = []
+    for span in missing:
+        span_words = tokenize(span)
+        where = [i for i, t in enumerate(words) if t in span_words]
+        if span_words and where and any(abs(i - j) <= 2 for i in at for j in where) and span in intent:
+            near.append(span)
+    if len(near) < 2:
+        return near[0] if near else None
+    # "Nigerian" and "of 1958" beside "novel": the stretch of the intent that holds them all.
+    start = min(intent.index(s) for s in near)
+    end = max(intent.index(s) + len(s) for s in near)
+    return intent[start:end]
 
 
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
