@@ -49,6 +49,9 @@ CORPUS_META = {
 }
 
 
+TRACK_SPLIT = "test"  # the split whose reference leaderboard the card carries
+TRACK_LEADERBOARD = "track_leaderboard.md"  # in cards/, written by `regenerate --track-report`
+
 CARD_EXAMPLE = "cts-0346"  # a blurred query with two clear readings (the first laureate ever, or Belarus's)
 
 
@@ -72,6 +75,7 @@ def instances_card() -> str:
         "demo_statistics": card_statistics(build_report(demo, index), with_types=False),
         "interval": precision_table({"test": test, "demo": demo}),
         "no_headroom": str(sum(1 for h in test_report.headroom if not h.has_room)),
+        "reference_leaderboard": card_source(TRACK_LEADERBOARD).strip(),
     })
     splits = {s: f"data/{s}.jsonl" for s in SPLITS}
     return front_matter(INSTANCES_META, instance_features(), splits) + "\n" + body
