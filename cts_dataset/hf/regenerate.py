@@ -42,7 +42,8 @@ def leaderboard_body(report: Path) -> str:
     for field, value in expected.items():
         if protocol.get(field) != value:
             raise TrackReportError(f"{summary}: protocol.{field} is {protocol.get(field)!r}, the shipped track's is "
-                                   f"{value!r}: rerun the track (see {TRACK_LEADERBOARD}'s card section)")
+                                   f"{value!r}: rerun the track (the commands are in the dataset card, under "
+                                   f"'Reference leaderboard on `{TRACK_SPLIT}`')")
     lines = table.read_text(encoding="utf-8").splitlines()
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
