@@ -56,6 +56,11 @@ KRAKOW = ("What is the oldest university in Kraków, and when was it founded?",
           "What is the oldest university, and when was it founded?")
 RIVER = ("Which is the longest river in Nigeria, and where does it rise?", "Which is the longest river, and where does it rise?")
 RANKS = ("Which lakes rank third and fifth in Africa by area?", "Which lakes rank among the largest by area?")
+FILM = ("Which film won the Oscar for Best Picture in 1998?", "Which film won the award for best picture?")
+SCORER = ("Who is the top scorer in the history of the Premier League?", "Who is the top scorer in history?")
+TOWER = ("What is the tallest building in New York?", "What is the tallest building?")
+ENGLAND = ("What is the longest river in England?", "What is the longest river?")
+CAPE = ("Which is the largest city in South Africa?", "Which is the largest city?")
 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [
@@ -63,6 +68,10 @@ RANKS = ("Which lakes rank third and fifth in Africa by area?", "Which lakes ran
     (BAVARIA, "Is it Nuremberg?", UNKNOWN),
     (BAVARIA, "Do you mean in Austria?", "No, Bavaria"),  # a country: a guess of the constraint, denied
     (NOBEL, "Do you mean the 1911 one?", "No, 1903"),
+    (FILM, "Do you mean Titanic?", UNKNOWN),  # a film, what the query asks for
+    (FILM, "Do you mean at the Golden Globes?", "No, Oscar"),  # placed by a preposition: a constraint
+    (SCORER, "Do you mean in La Liga?", "No, Premier League"),
+    (RIVER, "Do you mean in Europe?", "No, Nigeria"),
 ])
 def test_a_guess_at_what_the_user_searches_for_is_unknown_and_a_wrong_constraint_is_denied(pair, question, expected):
     assert answered(pair, question)[0] == expected
@@ -74,6 +83,10 @@ def test_a_guess_at_what_the_user_searches_for_is_unknown_and_a_wrong_constraint
     (RIVER, "Which continent do you mean?", UNKNOWN),
     (RIVER, "Which country do you mean?", "Nigeria"),
     (MOUNTAIN, "Which continent or part of the world do you mean?", "Africa"),
+    (TOWER, "Which city do you mean?", "New York"),  # a state's name, and its city's
+    (ENGLAND, "Which country do you mean?", "England"),  # a subdivision of the type Country
+    (CAPE, "Which continent do you mean?", UNKNOWN),  # South Africa is a country, not Africa
+    (CAPE, "Which country do you mean?", "South Africa"),
 ])
 def test_a_question_for_one_level_of_place_is_answered_by_a_place_of_that_level(pair, question, expected):
     assert answered(pair, question)[0] == expected
@@ -81,7 +94,7 @@ def test_a_question_for_one_level_of_place_is_answered_by_a_place_of_that_level(
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [
     (RANKS, "In square kilometres or square miles?", UNKNOWN),  # units, not the ranks the intent holds
-    (CITY, "By city proper or by metropolitan area?", UNKNOWN),  # not places: Brazil answers neither
+    (LAKE, "Measured by its surface or by its shoreline?", UNKNOWN),  # the asked kind is a number
     (NOBEL, "Before or after 1950?", "1903"),  # times: the intent's year answers
 ])
 def test_alternatives_that_offer_no_value_of_the_asked_kind_are_not_answered_with_one(pair, question, expected):

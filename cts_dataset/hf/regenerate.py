@@ -37,7 +37,9 @@ def leaderboard_body(report: Path) -> str:
     for path in (summary, table):
         if not path.is_file():
             raise TrackReportError(f"{path}: no such file (write it with `ctsbench report RUNS --out {report}`)")
-    protocol = json.loads(summary.read_text(encoding="utf-8"))["protocol"]
+    protocol = json.loads(summary.read_text(encoding="utf-8")).get("protocol")
+    if not isinstance(protocol, dict):
+        raise TrackReportError(f"{summary}: no protocol object: not a `ctsbench report` leaderboard")
     expected = {"dataset": TRACK_SPLIT, "dataset_revision": dataset_revision(TRACK_SPLIT)}
     for field, value in expected.items():
         if protocol.get(field) != value:

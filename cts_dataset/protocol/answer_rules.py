@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
-from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, place_levels
+from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     content_words,
@@ -65,6 +65,7 @@ _SPECIFY_WORDS = frozenset(tokenize("type kind sort form variety category specif
                                     "referred think thinking ask asking talk talking interested interest look looking "
                                     "discuss discussed discussing meant mind want like know"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
+MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 
@@ -125,15 +126,16 @@ def _specified(question: str, intent: str, query: str, missing: list[str]) -> st
     near = []
     for span in missing:
         span_words = tokenize(span)
-        where = [i for i, t in enumerate(words) if t in span_words]
-        if span_words and where and any(abs(i - j) <= 2 for i in at for j in where) and span in intent:
+        where = [i for i, t in enumerate(words) if any(same_word(t, w) for w in span_words)]
+        if span in intent and where and any(abs(i - j) <= 2 for i in at for j in where):
             near.append(span)
     if len(near) < 2:
         return near[0] if near else None
-    # "Nigerian" and "of 1958" beside "novel": the stretch of the intent that holds them all.
+    # "Irish" and "of 1922" beside "novel": the stretch of the intent that holds them, when it is one
+    # phrase (no comma, a few words); else the first of them.
     start = min(intent.index(s) for s in near)
-    end = max(intent.index(s) + len(s) for s in near)
-    return intent[start:end]
+    stretch = intent[start:max(intent.index(s) + len(s) for s in near)]
+    return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else near[0]
 
 
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
@@ -217,16 +219,11 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
 
 
 def _at_level(question: str, places: list[str]) -> Decision:
-    """A question for one level of place ("Which country?") is answered by a place of that level; a place
-    known to be of other levels only ("Tangshan, Hebei", a city) does not say it: unknown."""
+    """A question for one level of place ("Which country?") is answered by the first place not known to
+    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
     level = asked_level(question)
-    if level is None:
-        return Decision(places[0], "typed")
-    for place in places:
-        levels = place_levels(place)
-        if not levels or level in levels:
-            return Decision(place, "typed")
-    return Decision(UNKNOWN, "typed")
+    fitting = [p for p in places if level is None or not of_other_level(p, level)]
+    return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 
 def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str) -> str | None:
