@@ -61,9 +61,8 @@ _SPECIFY = re.compile(
     r"|\bare you (?:referring to|thinking of|asking about|talking about|interested in|looking for)\b"
     r"|\bis (?:being )?(?:referred to|meant|discussed)\b|\b(?:do|would) you (?:want|like) to know about\b",
     re.IGNORECASE)
-_SPECIFY_WORDS = frozenset(tokenize("type kind sort form variety category specific particular mean refer referring "
-                                    "referred think thinking ask asking talk talking interested interest look looking "
-                                    "discuss discussed discussing meant mind want like know"))
+# Words of a request to specify that content_words keeps (it drops "type", "mean", "refer" ... already).
+_SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
