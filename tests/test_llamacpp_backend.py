@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -48,16 +49,56 @@ def test_a_batch_comes_back_in_order_and_greedy_is_deterministic(smol):
 def test_the_reproducible_engine_reads_a_shared_prompt_once_whatever_its_slot_count(smol):
     # Served one at a time, a role's requests must reuse its instructions: with 4 slots the second request
     # went to an empty slot and read the whole prompt again. Now each request starts from its prefix (the
-    # instructions), read whole once; later requests only reread its last token.
+    # instructions), read whole once and its last token reread; later requests restore that saved state.
     system = "You answer in one short sentence. " + " ".join(f"Rule {i}: be brief and exact." for i in range(10))
     first, second = ([{"role": "system", "content": system}, {"role": "user", "content": f"One fact about {t}?"}]
                      for t in ("Mars", "tea"))
     shared = smol.backend.count_tokens(system)
+    prefix = smol.backend._prefix_tokens({"messages": first})
     before = smol.backend.prefix_tokens_read
     responses = [smol.complete([ChatRequest.of(m, sampling=Sampling(max_tokens=4))])[0] for m in (first, second)]
     assert smol.backend.deterministic and not any(r.failed for r in responses)
-    assert all(r.usage.cached_tokens >= shared for r in responses)
-    assert shared < smol.backend.prefix_tokens_read - before - 2 < 2 * shared
+    assert shared < len(prefix) and all(r.usage.cached_tokens == len(prefix) for r in responses)
+    assert smol.backend.prefix_tokens_read - before == len(prefix) + 1
+
+
+def test_each_role_prefix_is_read_once_while_roles_take_turns_and_the_saved_states_go_with_the_engine():
+    # The pipeline sends one role's requests, then another's: each change of role read the new role's
+    # prefix whole again (measured: 1,666 of the main job's prompt tokens). Saved states end that.
+    engine = LlamaCppModel(gguf_path(), **ENGINE)
+    roles = [f"You are role {name}. " + " ".join(f"Rule {i}: {name} answers briefly." for i in range(12))
+             for name in ("one", "two")]
+    bodies = [{"messages": [{"role": "system", "content": system}, {"role": "user", "content": f"Say {word}."}],
+               "max_tokens": 2, "temperature": 0.0} for system in roles for word in ("yes", "no")]
+    prefixes = [len(engine._prefix_tokens(body)) for body in bodies[::2]]
+    saved_in = Path(engine._saved_dir or "")
+    for _ in range(3):
+        for body in bodies:
+            engine.chat(body)
+    assert engine.prefix_tokens_read == sum(prefixes) + len(prefixes)  # each read whole, last token reread, once
+    assert len(list(saved_in.iterdir())) == len(prefixes)
+    engine.close()
+    assert not saved_in.exists()
+
+
+def test_a_prefix_whose_saved_state_was_dropped_is_read_again_with_the_same_bytes(monkeypatch):
+    import cts_dataset.models.llamacpp_backend as backend
+
+    monkeypatch.setattr(backend, "SAVED_PREFIXES", 1)  # every change of role drops the other role's state
+    engine = LlamaCppModel(gguf_path(), **ENGINE)
+    bodies = [{"messages": [{"role": "system", "content": f"You are the {name}. Answer in a few words."},
+                            {"role": "user", "content": "Name a large river."}],
+               "max_tokens": 8, "temperature": 0.0, "logprobs": True, "top_logprobs": 1} for name in ("guide", "poet")]
+
+    def answer(body: dict) -> tuple[str, list[float]]:
+        choice = engine.chat(body)["choices"][0]
+        return choice["message"]["content"], [t["logprob"] for t in choice["logprobs"]["content"]]
+
+    first = [answer(body) for body in bodies]
+    read = engine.prefix_tokens_read
+    assert [answer(body) for body in bodies] == first
+    assert engine.prefix_tokens_read > read and len(list(Path(engine._saved_dir or "").iterdir())) == 1
+    engine.close()
 
 
 def test_the_reproducible_engine_gives_a_request_the_same_bytes_whatever_came_before(smol):
