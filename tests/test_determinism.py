@@ -96,3 +96,30 @@ def test_answers_of_the_reproducible_and_the_concurrent_engine_are_cached_apart(
     assert earlier["engine_args"] == reproducible["engine_args"] and "prompt_reuse" not in earlier["engine_args"]
     keys = {cache_key(identity, request) for identity in (reproducible, concurrent, earlier)}
     assert len(keys) == 3
+
+
+def test_answers_of_a_llamacpp_build_with_other_cpu_kernels_are_cached_apart(monkeypatch):
+    # A build compiled for other kernels (AVX-512, say) sums in another order: the same request can get other
+    # bytes, so its answers must never be read as the prebuilt wheel's. The wheel's keep their keys.
+    import xllamacpp
+
+    from cts_dataset.models.base import ChatRequest
+    from cts_dataset.models.cache import cache_key
+    from cts_dataset.models.llamacpp_backend import REFERENCE_KERNELS
+    from cts_dataset.models.registry import identity_of, resolve_spec
+
+    class Proxy:
+        spec = "llamacpp:qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+    request, spec = ChatRequest.of([{"role": "user", "content": "Which year?"}]), resolve_spec("qwen2.5-coder-1.5b")
+    wheel = "CPU : " + " | ".join(f"{kernel} = 1" for kernel in REFERENCE_KERNELS.split()) + " | "
+    monkeypatch.setattr(xllamacpp, "get_system_info", lambda: wheel)
+    reference = identity_of(spec, Proxy(), files="f")
+    monkeypatch.setattr(xllamacpp, "get_system_info", lambda: wheel.replace("AVX2 = 1 |", "AVX2 = 1 | AVX512 = 1 |"))
+    native = identity_of(spec, Proxy(), files="f")
+    assert "CPU kernels" not in reference["engine_setting"] and native["engine_setting"].endswith(
+        "CPU kernels SSE3 SSSE3 AVX AVX2 AVX512 F16C FMA BMI2 LLAMAFILE OPENMP REPACK")
+    assert cache_key(reference, request) != cache_key(native, request)
+    from cts_dataset.models.determinism import determinism_of
+
+    assert determinism_of(Proxy(), "llamacpp", {})["cpu_kernels"].split()[4] == "AVX512"

@@ -69,7 +69,7 @@ class LlamaCppModel:
     sizes and reused prefixes that end elsewhere. So requests are served one at a time from one slot, with
     flash attention, by :data:`DETERMINISTIC_DECODE_THREADS` threads unless ``n_threads`` says otherwise,
     and each prompt is read the same way every time (``prompt_reuse``, see :data:`PROMPT_REUSE`). It holds
-    for one llama.cpp build on one CPU instruction set (other SIMD widths sum in another order).
+    for one llama.cpp build, whose CPU kernels the identity names (other SIMD widths sum in another order).
     ``deterministic=False`` decodes ``n_parallel`` requests at once.
 
     ``cache_ram_mib`` caps llama.cpp's prompt cache in RAM; the ``prefix`` setting turns it off, since the
@@ -347,22 +347,43 @@ def _answer(result: Any) -> dict[str, Any]:
     return result
 
 
+# The CPU kernels of the prebuilt x86-64 wheel (``xllamacpp.get_system_info()``), the reference build: its
+# answers are cached under the engine setting alone. A build with other kernels (say, compiled for a CPU with
+# AVX-512) sums in another order, so its engine setting names them and its answers are cached apart.
+REFERENCE_KERNELS = "SSE3 SSSE3 AVX AVX2 F16C FMA BMI2 LLAMAFILE OPENMP REPACK"
+
+
+def cpu_kernels() -> str | None:
+    """The CPU kernels the installed llama.cpp build was compiled with (None without xllamacpp)."""
+    try:
+        import xllamacpp
+    except ImportError:
+        return None
+    info = str(xllamacpp.get_system_info())
+    return " ".join(part.split("=")[0].strip() for part in info.split(":", 1)[-1].split("|")
+                    if part.strip().endswith("= 1"))
+
+
 def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: int, prompt_reuse: str = "prefix",
                        flash_attention: str = "enabled") -> dict[str, Any]:
-    """What this engine promises about the same request's bytes (the run identity records it)."""
+    """What this engine promises about the same request's bytes (the run identity records it); ``how`` is
+    the engine setting in the model's identity, so answers of another setting or build are cached apart."""
     import importlib.metadata
 
     try:
         build = f"xllamacpp {importlib.metadata.version('xllamacpp')}"
     except importlib.metadata.PackageNotFoundError:
         build = "xllamacpp"
+    kernels = cpu_kernels()
     if deterministic:
-        return {"batch_invariant": True, "engine": build, "decode_threads": decode_threads,
-                "how": (f"one request at a time, flash attention, each prompt read from its fixed prefix in "
-                        f"{PREFIX_UBATCH}-token chunks, {decode_threads} threads" if prompt_reuse == "prefix" else
-                        f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads"),
-                "holds_for": "this llama.cpp build on one CPU instruction set"}
-    return {"batch_invariant": False, "engine": build, "decode_threads": decode_threads,
+        how = (f"one request at a time, flash attention, each prompt read from its fixed prefix in "
+               f"{PREFIX_UBATCH}-token chunks, {decode_threads} threads" if prompt_reuse == "prefix" else
+               f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads")
+        if kernels not in (None, REFERENCE_KERNELS):
+            how += f", CPU kernels {kernels}"
+        return {"batch_invariant": True, "engine": build, "cpu_kernels": kernels, "decode_threads": decode_threads,
+                "how": how, "holds_for": "this llama.cpp build, compiled with these CPU kernels"}
+    return {"batch_invariant": False, "engine": build, "cpu_kernels": kernels, "decode_threads": decode_threads,
             "how": f"up to {n_parallel} requests decoded together (flash attention {flash_attention})",
             "why": "sequences decoded together change llama.cpp's sums: the same request can get other "
                    "bytes in another batch (engine_args deterministic: true serves one at a time)"}

@@ -49,8 +49,8 @@ def model_identity(model: Any) -> dict[str, Any]:
 
 def determinism_identity(model: Any) -> dict[str, Any] | None:
     """What the role's engine promises about one request's bytes (None for an object that says nothing).
-    The CPU feature set is left out: resuming on another machine is allowed, and the record says where
-    the promise holds."""
+    It names the build's CPU kernels, not the machine's CPU: resuming on another machine that runs the
+    same build is allowed."""
     from cts_dataset.models.determinism import determinism_of
 
     if model is None or not hasattr(model, "complete"):
