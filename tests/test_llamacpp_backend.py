@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -79,6 +80,25 @@ def test_each_role_prefix_is_read_once_while_roles_take_turns_and_the_saved_stat
     assert len(list(saved_in.iterdir())) == len(prefixes)
     engine.close()
     assert not saved_in.exists()
+
+
+def test_a_killed_engines_saved_prefixes_are_removed_by_the_next_engine_and_a_live_ones_are_kept(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import tempfile
+
+    from cts_dataset.models.llamacpp_backend import SAVED_PREFIXES_DIR
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], check=True,
+                           capture_output=True, text=True)
+    killed, live = (tmp_path / f"{SAVED_PREFIXES_DIR}{pid}-x" for pid in (ended.stdout.strip(), os.getppid()))
+    for folder in (killed, live):
+        folder.mkdir()
+        (folder / "state.bin").write_bytes(b"kv")
+    engine = LlamaCppModel(gguf_path(), **ENGINE)
+    assert not killed.exists() and live.exists() and Path(engine._saved_dir or "").parent == tmp_path
+    engine.close()
 
 
 def test_a_prefix_whose_saved_state_was_dropped_is_read_again_with_the_same_bytes(monkeypatch):

@@ -47,6 +47,7 @@ PREFIX_UBATCH = 512
 # the saved state (about 2 ms for a 300-token prefix of the packaged model, 9 MB) instead of rereading the
 # prefix's last token, or the whole prefix after another role's request. A role's prefix is one file.
 SAVED_PREFIXES = 16
+SAVED_PREFIXES_DIR = "ctsbench-prefixes-"  # + the process id: a killed run's files are removed by the next one
 DETERMINISTIC_UBATCH = 1  # ``longest``
 DETERMINISTIC_SLOT_SIMILARITY = 0.95  # ``longest``
 
@@ -123,7 +124,8 @@ class LlamaCppModel:
             # no saved state of a sliding-window or recurrent model may stand in for part of it.
             options.n_ubatch, options.cache_ram_mib = PREFIX_UBATCH, 0
             options.swa_full, options.n_ctx_checkpoints = True, 0
-            self._saved_dir = tempfile.mkdtemp(prefix="ctsbench-prefixes-")
+            _remove_saved_prefixes_of_ended_processes()
+            self._saved_dir = tempfile.mkdtemp(prefix=f"{SAVED_PREFIXES_DIR}{os.getpid()}-")
             weakref.finalize(self, shutil.rmtree, self._saved_dir, ignore_errors=True)  # also at exit
             # llama.cpp joins this path and a file name as strings: it must end with the separator.
             options.slot_save_path, options.endpoint_slots = os.path.join(self._saved_dir, ""), True
@@ -330,6 +332,20 @@ class LlamaCppModel:
         if self._saved_dir is not None:
             shutil.rmtree(self._saved_dir, ignore_errors=True)
             self._saved_dir, self._saved = None, {}
+
+
+def _remove_saved_prefixes_of_ended_processes() -> None:
+    """Delete the saved-prefix folders of engines whose process has ended without closing them (killed)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SAVED_PREFIXES_DIR}*-*"):
+        owner = folder.name.removeprefix(SAVED_PREFIXES_DIR).split("-")[0]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:  # another user's live process
+            pass
 
 
 def _timing(answer: dict[str, Any], name: str) -> int:
