@@ -105,6 +105,7 @@ def test_answers_of_a_llamacpp_build_with_other_cpu_kernels_are_cached_apart(mon
 
     from cts_dataset.models.base import ChatRequest
     from cts_dataset.models.cache import cache_key
+    from cts_dataset.models.determinism import determinism_of
     from cts_dataset.models.llamacpp_backend import REFERENCE_KERNELS
     from cts_dataset.models.registry import identity_of, resolve_spec
 
@@ -114,12 +115,27 @@ def test_answers_of_a_llamacpp_build_with_other_cpu_kernels_are_cached_apart(mon
     request, spec = ChatRequest.of([{"role": "user", "content": "Which year?"}]), resolve_spec("qwen2.5-coder-1.5b")
     wheel = "CPU : " + " | ".join(f"{kernel} = 1" for kernel in REFERENCE_KERNELS.split()) + " | "
     monkeypatch.setattr(xllamacpp, "get_system_info", lambda: wheel)
-    reference = identity_of(spec, Proxy(), files="f")
-    monkeypatch.setattr(xllamacpp, "get_system_info", lambda: wheel.replace("AVX2 = 1 |", "AVX2 = 1 | AVX512 = 1 |"))
-    native = identity_of(spec, Proxy(), files="f")
-    assert "CPU kernels" not in reference["engine_setting"] and native["engine_setting"].endswith(
-        "CPU kernels SSE3 SSSE3 AVX AVX2 AVX512 F16C FMA BMI2 LLAMAFILE OPENMP REPACK")
-    assert cache_key(reference, request) != cache_key(native, request)
-    from cts_dataset.models.determinism import determinism_of
+    reference, promise = identity_of(spec, Proxy(), files="f"), determinism_of(Proxy(), "llamacpp", {})
+    # The wheel's engine setting and record are those of every run folder and cache made before.
+    assert reference["engine_setting"] == ("one request at a time, flash attention, each prompt read from its "
+                                           "fixed prefix in 512-token chunks, 2 threads")
+    assert "cpu_kernels" not in promise
+    native_build = "CUDA : ARCHS = 890 | USE_GRAPHS = 1 | " + wheel.replace("AVX2 = 1 |", "AVX2 = 1 | AVX512 = 1 |")
+    monkeypatch.setattr(xllamacpp, "get_system_info", lambda: native_build)
+    native, promise = identity_of(spec, Proxy(), files="f"), determinism_of(Proxy(), "llamacpp", {})
+    kernels = "SSE3 SSSE3 AVX AVX2 AVX512 F16C FMA BMI2 LLAMAFILE OPENMP REPACK"
+    assert native["engine_setting"] == f"{reference['engine_setting']}, CPU kernels {kernels}"
+    assert promise["cpu_kernels"] == kernels and cache_key(reference, request) != cache_key(native, request)
 
-    assert determinism_of(Proxy(), "llamacpp", {})["cpu_kernels"].split()[4] == "AVX512"
+
+def test_the_pinned_wheel_is_the_reference_build():
+    import importlib.metadata
+
+    from cts_dataset.models.llamacpp_backend import REFERENCE_KERNELS, cpu_kernels
+
+    tags = importlib.metadata.distribution("xllamacpp").read_text("WHEEL") or ""
+    if "manylinux" not in tags or "x86_64" not in tags:
+        import pytest
+
+        pytest.skip("the installed xllamacpp is not the prebuilt x86-64 wheel")
+    assert cpu_kernels() == REFERENCE_KERNELS

@@ -67,44 +67,42 @@ def test_each_role_prefix_is_read_once_while_roles_take_turns_and_the_saved_stat
     # The pipeline sends one role's requests, then another's: each change of role read the new role's
     # prefix whole again (measured: 1,666 of the main job's prompt tokens). Saved states end that.
     engine = LlamaCppModel(gguf_path(), **ENGINE)
-    roles = [f"You are role {name}. " + " ".join(f"Rule {i}: {name} answers briefly." for i in range(12))
-             for name in ("one", "two")]
-    bodies = [{"messages": [{"role": "system", "content": system}, {"role": "user", "content": f"Say {word}."}],
-               "max_tokens": 2, "temperature": 0.0} for system in roles for word in ("yes", "no")]
-    prefixes = [len(engine._prefix_tokens(body)) for body in bodies[::2]]
-    saved_in = Path(engine._saved_dir or "")
-    for _ in range(3):
-        for body in bodies:
-            engine.chat(body)
-    assert engine.prefix_tokens_read == sum(prefixes) + len(prefixes)  # each read whole, last token reread, once
-    assert len(list(saved_in.iterdir())) == len(prefixes)
-    engine.close()
-    assert not saved_in.exists()
+    try:
+        roles = [f"You are role {name}. " + " ".join(f"Rule {i}: {name} answers briefly." for i in range(12))
+                 for name in ("one", "two")]
+        bodies = [{"messages": [{"role": "system", "content": system}, {"role": "user", "content": f"Say {word}."}],
+                   "max_tokens": 2, "temperature": 0.0} for system in roles for word in ("yes", "no")]
+        prefixes = [len(engine._prefix_tokens(body)) for body in bodies[::2]]
+        folder = Path(engine._saved.folder)
+        for _ in range(3):
+            for body in bodies:
+                engine.chat(body)
+        assert engine.prefix_tokens_read == sum(prefixes) + len(prefixes)  # each read whole, last token reread, once
+        assert len(list(folder.iterdir())) == len(prefixes)
+    finally:
+        engine.close()
+    assert not folder.exists()
 
 
-def test_a_killed_engines_saved_prefixes_are_removed_by_the_next_engine_and_a_live_ones_are_kept(tmp_path, monkeypatch):
+def test_a_killed_engines_saved_prefixes_are_removed_and_a_live_ones_are_kept(tmp_path):
     import subprocess
     import sys
-    import tempfile
 
-    from cts_dataset.models.llamacpp_backend import SAVED_PREFIXES_DIR
+    from cts_dataset.models import llamacpp_saved_prefixes as saved
 
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], check=True,
-                           capture_output=True, text=True)
-    killed, live = (tmp_path / f"{SAVED_PREFIXES_DIR}{pid}-x" for pid in (ended.stdout.strip(), os.getppid()))
-    for folder in (killed, live):
+                           capture_output=True, text=True).stdout.strip()
+    host = saved._owner().split(".", 1)[1]
+    killed, live, mine, other_host = (tmp_path / f"{saved.FOLDER_PREFIX}{owner}-x" for owner in (
+        f"{ended}.{host}", f"{os.getppid()}.{host}", saved._owner(), f"{ended}.0000beef"))
+    for folder in (killed, live, mine, other_host):
         folder.mkdir()
         (folder / "state.bin").write_bytes(b"kv")
-    engine = LlamaCppModel(gguf_path(), **ENGINE)
-    assert not killed.exists() and live.exists() and Path(engine._saved_dir or "").parent == tmp_path
-    engine.close()
+    saved.remove_folders_of_ended_processes(str(tmp_path))
+    assert not killed.exists() and live.exists() and mine.exists() and other_host.exists()
 
 
-def test_a_prefix_whose_saved_state_was_dropped_is_read_again_with_the_same_bytes(monkeypatch):
-    import cts_dataset.models.llamacpp_backend as backend
-
-    monkeypatch.setattr(backend, "SAVED_PREFIXES", 1)  # every change of role drops the other role's state
+def test_a_prefix_whose_saved_state_is_lost_is_read_again_with_the_same_bytes():
     engine = LlamaCppModel(gguf_path(), **ENGINE)
     bodies = [{"messages": [{"role": "system", "content": f"You are the {name}. Answer in a few words."},
                             {"role": "user", "content": "Name a large river."}],
@@ -114,11 +112,15 @@ def test_a_prefix_whose_saved_state_was_dropped_is_read_again_with_the_same_byte
         choice = engine.chat(body)["choices"][0]
         return choice["message"]["content"], [t["logprob"] for t in choice["logprobs"]["content"]]
 
-    first = [answer(body) for body in bodies]
-    read = engine.prefix_tokens_read
-    assert [answer(body) for body in bodies] == first
-    assert engine.prefix_tokens_read > read and len(list(Path(engine._saved_dir or "").iterdir())) == 1
-    engine.close()
+    try:
+        first = [answer(body) for body in bodies]
+        read, guide = engine.prefix_tokens_read, engine._saved.name_of(engine._prefix_tokens(bodies[0]))
+        Path(engine._saved.folder, guide).write_bytes(b"not a slot state")  # the restore fails
+        assert answer(bodies[0]) == first[0] and engine.prefix_tokens_read > read  # read again, same bytes
+        read = engine.prefix_tokens_read
+        assert [answer(body) for body in bodies] == first and engine.prefix_tokens_read == read  # saved anew
+    finally:
+        engine.close()
 
 
 def test_the_reproducible_engine_gives_a_request_the_same_bytes_whatever_came_before(smol):

@@ -9,23 +9,20 @@ only this object knows, and is used for tokenisation (``/apply-template``, ``/to
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
-import shutil
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
-import weakref
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from cts_dataset.models.base import ChatRequest, ChatResponse, Message, Usage, in_order, split_reasoning
+from cts_dataset.models.llamacpp_saved_prefixes import SavedPrefixes
 
 INSTALL_HINT = ('the llamacpp backend needs xllamacpp: pip install "ctsbench[cpu]" (xllamacpp==2026.10.11549), '
                 'and the system libgomp (apt-get install libgomp1)')
@@ -43,11 +40,6 @@ DETERMINISTIC_DECODE_THREADS = 2
 # every token, at decoding speed); its answers are cached apart.
 PROMPT_REUSE = ("prefix", "longest")
 PREFIX_UBATCH = 512
-# Prefix states kept on disk (llama.cpp's slot save/restore), the most recently used first: a reset restores
-# the saved state (about 2 ms for a 300-token prefix of the packaged model, 9 MB) instead of rereading the
-# prefix's last token, or the whole prefix after another role's request. A role's prefix is one file.
-SAVED_PREFIXES = 16
-SAVED_PREFIXES_DIR = "ctsbench-prefixes-"  # + the process id: a killed run's files are removed by the next one
 DETERMINISTIC_UBATCH = 1  # ``longest``
 DETERMINISTIC_SLOT_SIMILARITY = 0.95  # ``longest``
 
@@ -98,8 +90,7 @@ class LlamaCppModel:
         self.from_prefix = deterministic and prompt_reuse == "prefix"
         self.one_at_a_time = deterministic  # the pipeline then writes its records in small batches
         self._slot_prefix: list[int] | None = None  # the prefix the slot holds, as last checked
-        self._saved: dict[str, int] = {}  # saved prefix states (file name: tokens), least recently used first
-        self._saved_dir: str | None = None
+        self._saved: SavedPrefixes | None = None  # the prefix states restored instead of read again
         self._slot_lock = threading.Lock()  # a reset and its request go together
         self.prefix_tokens_read = 0  # prompt tokens read to reset the slot (benchmarks count them)
         self.requests_sent = 0  # requests this engine has served (a cache in front of it sends fewer)
@@ -124,11 +115,8 @@ class LlamaCppModel:
             # no saved state of a sliding-window or recurrent model may stand in for part of it.
             options.n_ubatch, options.cache_ram_mib = PREFIX_UBATCH, 0
             options.swa_full, options.n_ctx_checkpoints = True, 0
-            _remove_saved_prefixes_of_ended_processes()
-            self._saved_dir = tempfile.mkdtemp(prefix=f"{SAVED_PREFIXES_DIR}{os.getpid()}-")
-            weakref.finalize(self, shutil.rmtree, self._saved_dir, ignore_errors=True)  # also at exit
-            # llama.cpp joins this path and a file name as strings: it must end with the separator.
-            options.slot_save_path, options.endpoint_slots = os.path.join(self._saved_dir, ""), True
+            self._saved = SavedPrefixes(self._http)
+            options.slot_save_path, options.endpoint_slots = self._saved.save_path, True
         elif deterministic:
             # Every token through one code path: a prompt read a token at a time sums like decoding,
             # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
@@ -222,46 +210,22 @@ class LlamaCppModel:
         if not prefix:
             self._slot_prefix = None
             return prefix
-        name = hashlib.sha256(json.dumps(prefix).encode()).hexdigest()[:32] + ".bin"
+        name = SavedPrefixes.name_of(prefix)
         warm, self._slot_prefix = prefix == self._slot_prefix, None  # unknown until the reset is seen to end well
-        if name in self._saved and self._restore(name, len(prefix)):
-            self._slot_prefix = prefix
-            return prefix
+        if self._saved is not None and name in self._saved:
+            if self._saved.restore(name, len(prefix)):
+                self._slot_prefix = prefix
+                return prefix
+            warm = False  # a failed restore leaves the slot empty
         if not (warm and self._reread_last_token(prefix)):  # the slot did not hold it: read it whole first
             self._read_prefix(prefix, cache_prompt=False)
             if not self._reread_last_token(prefix):
                 raise RuntimeError(f"{self.spec}: could not reset the slot to the request's prefix "
                                    f"({len(prefix)} tokens); the request was not sent")
         self._slot_prefix = prefix
-        self._save(name, len(prefix))
+        if self._saved is not None:
+            self._saved.save(name, len(prefix))
         return prefix
-
-    def _save(self, name: str, n_tokens: int) -> None:
-        """Save the slot's state (exactly the prefix) under ``name``, forgetting the least recently used
-        file beyond :data:`SAVED_PREFIXES`; a failed save only costs the next reset a reread."""
-        try:
-            saved = self._http("/slots/0?action=save", {"filename": name})
-        except RuntimeError:
-            return
-        if int(saved.get("n_saved", -1)) != n_tokens:
-            return
-        self._saved[name] = n_tokens
-        while len(self._saved) > SAVED_PREFIXES:
-            oldest = next(iter(self._saved))
-            del self._saved[oldest]
-            Path(self._saved_dir or "", oldest).unlink(missing_ok=True)
-
-    def _restore(self, name: str, n_tokens: int) -> bool:
-        """Load the saved state ``name`` into the slot (True when it holds all ``n_tokens`` again)."""
-        try:
-            restored = self._http("/slots/0?action=restore", {"filename": name})
-        except RuntimeError:
-            restored = {}
-        if int(restored.get("n_restored", -1)) != n_tokens:
-            self._saved.pop(name, None)  # do not trust the file again; the reset reads the prefix instead
-            return False
-        self._saved[name] = self._saved.pop(name)  # most recently used last
-        return True
 
     def _reread_last_token(self, prefix: list[int]) -> bool:
         """Send the prefix to a slot that holds it: llama.cpp reads its last token again, alone (True), and
@@ -328,24 +292,10 @@ class LlamaCppModel:
 
     def close(self) -> None:
         """Stops the server and frees the weights, the KV cache and the saved prefixes (safe to call twice)."""
-        self._server = None
-        if self._saved_dir is not None:
-            shutil.rmtree(self._saved_dir, ignore_errors=True)
-            self._saved_dir, self._saved = None, {}
-
-
-def _remove_saved_prefixes_of_ended_processes() -> None:
-    """Delete the saved-prefix folders of engines whose process has ended without closing them (killed)."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{SAVED_PREFIXES_DIR}*-*"):
-        owner = folder.name.removeprefix(SAVED_PREFIXES_DIR).split("-")[0]
-        if not owner.isdigit() or int(owner) == os.getpid():
-            continue
-        try:
-            os.kill(int(owner), 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:  # another user's live process
-            pass
+        with self._slot_lock:  # not while a reset is saving or restoring
+            self._server = None
+            if self._saved is not None:
+                self._saved.close()
 
 
 def _timing(answer: dict[str, Any], name: str) -> int:
@@ -370,20 +320,30 @@ REFERENCE_KERNELS = "SSE3 SSSE3 AVX AVX2 F16C FMA BMI2 LLAMAFILE OPENMP REPACK"
 
 
 def cpu_kernels() -> str | None:
-    """The CPU kernels the installed llama.cpp build was compiled with (None without xllamacpp)."""
+    """The CPU kernels the installed llama.cpp build was compiled with (None without xllamacpp): the
+    ``CPU`` part of ``xllamacpp.get_system_info()``, whatever other backends it lists."""
     try:
         import xllamacpp
     except ImportError:
         return None
-    info = str(xllamacpp.get_system_info())
-    return " ".join(part.split("=")[0].strip() for part in info.split(":", 1)[-1].split("|")
-                    if part.strip().endswith("= 1"))
+    kernels, info = [], str(xllamacpp.get_system_info())
+    if "CPU :" not in info:
+        return None
+    for part in info.split("CPU :", 1)[1].split("|"):
+        if ":" in part:  # the next backend's part
+            break
+        name, _, value = part.partition("=")
+        if value.strip() == "1":
+            kernels.append(name.strip())
+    return " ".join(kernels)
 
 
 def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: int, prompt_reuse: str = "prefix",
                        flash_attention: str = "enabled") -> dict[str, Any]:
     """What this engine promises about the same request's bytes (the run identity records it); ``how`` is
-    the engine setting in the model's identity, so answers of another setting or build are cached apart."""
+    the engine setting in the model's identity, so answers of another setting or build are cached apart.
+    A build with other CPU kernels than the prebuilt wheel's names them; the wheel's record is unchanged,
+    so its run folders resume and its answers keep their cache keys."""
     import importlib.metadata
 
     try:
@@ -391,15 +351,16 @@ def determinism_record(deterministic: bool, *, decode_threads: int, n_parallel: 
     except importlib.metadata.PackageNotFoundError:
         build = "xllamacpp"
     kernels = cpu_kernels()
+    other_build = {"cpu_kernels": kernels} if kernels not in (None, REFERENCE_KERNELS) else {}
     if deterministic:
         how = (f"one request at a time, flash attention, each prompt read from its fixed prefix in "
                f"{PREFIX_UBATCH}-token chunks, {decode_threads} threads" if prompt_reuse == "prefix" else
                f"one request at a time, flash attention, one-token prompt chunks, {decode_threads} threads")
-        if kernels not in (None, REFERENCE_KERNELS):
+        if other_build:
             how += f", CPU kernels {kernels}"
-        return {"batch_invariant": True, "engine": build, "cpu_kernels": kernels, "decode_threads": decode_threads,
-                "how": how, "holds_for": "this llama.cpp build, compiled with these CPU kernels"}
-    return {"batch_invariant": False, "engine": build, "cpu_kernels": kernels, "decode_threads": decode_threads,
+        return {"batch_invariant": True, "engine": build, **other_build, "decode_threads": decode_threads,
+                "how": how, "holds_for": "this llama.cpp build on one CPU instruction set"}
+    return {"batch_invariant": False, "engine": build, **other_build, "decode_threads": decode_threads,
             "how": f"up to {n_parallel} requests decoded together (flash attention {flash_attention})",
             "why": "sequences decoded together change llama.cpp's sums: the same request can get other "
                    "bytes in another batch (engine_args deterministic: true serves one at a time)"}

@@ -49,8 +49,8 @@ def model_identity(model: Any) -> dict[str, Any]:
 
 def determinism_identity(model: Any) -> dict[str, Any] | None:
     """What the role's engine promises about one request's bytes (None for an object that says nothing).
-    It names the build's CPU kernels, not the machine's CPU: resuming on another machine that runs the
-    same build is allowed."""
+    It names a llama.cpp build's CPU kernels where they are not the prebuilt wheel's, never the machine's
+    CPU: resuming on another machine that runs the same build is allowed."""
     from cts_dataset.models.determinism import determinism_of
 
     if model is None or not hasattr(model, "complete"):
