@@ -77,11 +77,7 @@ class SavedPrefixes:
 
     def save(self, name: str, n_tokens: int) -> None:
         """Save the slot's state (exactly the prefix) as ``name``; a failed save only costs a later reread."""
-        try:
-            saved = self._http("/slots/0?action=save", {"filename": name})
-        except (RuntimeError, OSError):
-            saved = {}
-        if int(saved.get("n_saved", -1)) != n_tokens:
+        if int(self._slot_action("save", name).get("n_saved", -1)) != n_tokens:
             self._forget(name)
             return
         self._files[name] = n_tokens
@@ -91,15 +87,18 @@ class SavedPrefixes:
     def restore(self, name: str, n_tokens: int) -> bool:
         """Load the state ``name`` into the slot: True when the slot holds all ``n_tokens`` again. On False
         the file is dropped and the slot is empty (llama.cpp clears it when a restore fails)."""
-        try:
-            restored = self._http("/slots/0?action=restore", {"filename": name})
-        except (RuntimeError, OSError):
-            restored = {}
-        if int(restored.get("n_restored", -1)) != n_tokens:
+        if int(self._slot_action("restore", name).get("n_restored", -1)) != n_tokens:
             self._forget(name)
             return False
         self._files[name] = self._files.pop(name)  # the most recently used last
         return True
+
+    def _slot_action(self, action: str, name: str) -> dict[str, Any]:
+        """The server's answer to saving or restoring the slot as ``name`` ({} when it failed)."""
+        try:
+            return dict(self._http(f"/slots/0?action={action}", {"filename": name}) or {})
+        except (RuntimeError, OSError):
+            return {}
 
     def _forget(self, name: str) -> None:
         self._files.pop(name, None)
