@@ -6,6 +6,7 @@ A setting is ``CHUNK[:flag]...``, prompts read in chunks of CHUNK tokens, with t
 - ``prefix``: the engine's ``prompt_reuse="prefix"`` (each prompt read from its own fixed prefix; it decides
   what is reused itself, so ``cold`` changes nothing with it). Without it, ``longest``: the longest prefix
   any earlier prompt shares is reused;
+- ``nosave``: with ``prefix``, each prefix read again rather than restored from its saved state;
 - ``cold``: every prompt read whole, with no prefix reused from an earlier request;
 - ``norepack``: the weights as stored (llama.cpp's ``no_extra_bufts``), not repacked for the CPU's wider
   kernels;
@@ -17,7 +18,8 @@ on a fresh one-slot engine per setting and order: as the run sent them, then shu
 prefix ends elsewhere). A setting keeps its bytes when every request's per-token log-probabilities are
 bit-identical in both orders. Prints, per setting and order: wall seconds, prompt tokens processed, and how
 many requests differ in text and in log-probabilities from the earlier setting (``1``: one-token chunks
-after the longest shared prefix) sent in order, and between the two orders; then which requests differ
+after the longest shared prefix) sent in order, and between the two orders; with several settings, how many requests each differs in from the first as
+sent (``512:prefix 512:prefix:nosave``: do saved prefix states keep the bytes?); then which requests differ
 between the orders, with the prompt tokens each order read for them. One model process at a time.
 """
 
@@ -56,7 +58,7 @@ def requests_of(run_dir: Path, limit: int | None) -> list[ChatRequest]:
     return found[:limit]
 
 
-FLAGS = ("prefix", "cold", "norepack", "noflash", "q8kv", "decode1")
+FLAGS = ("prefix", "nosave", "cold", "norepack", "noflash", "q8kv", "decode1")
 
 
 def parse_setting(text: str) -> tuple[int, set[str]]:
@@ -77,7 +79,8 @@ def replay(gguf: str, setting: str, requests: list[ChatRequest], order: list[int
     attention = xllamacpp.llama_flash_attn_type
     kv = xllamacpp.ggml_type.GGML_TYPE_Q8_0 if "q8kv" in flags else xllamacpp.ggml_type.GGML_TYPE_F16
     model = llamacpp.LlamaCppModel(  # options given here override the engine's own
-        gguf, n_ctx=4096, n_parallel=1, prompt_reuse="prefix" if "prefix" in flags else "longest", no_extra_bufts="norepack" in flags, cache_type_k=kv, cache_type_v=kv,
+        gguf, n_ctx=4096, n_parallel=1, prompt_reuse="prefix" if "prefix" in flags else "longest",
+        save_prefixes="nosave" not in flags, no_extra_bufts="norepack" in flags, cache_type_k=kv, cache_type_v=kv,
         n_threads=1 if "decode1" in flags else None, n_threads_batch=llamacpp.DETERMINISTIC_DECODE_THREADS,
         flash_attn_type=attention.LLAMA_FLASH_ATTN_TYPE_DISABLED if "noflash" in flags
         else attention.LLAMA_FLASH_ATTN_TYPE_ENABLED)
@@ -128,6 +131,7 @@ def main() -> None:
     reference = replay(gguf, REFERENCE, requests, in_order)
     kept: list[str] = []
     details: list[str] = []
+    sent: dict[str, dict[int, tuple[str, list[float]]]] = {}  # each setting's outputs as sent
     for setting in dict.fromkeys(args.settings):
         replays = []
         for name, order in (("as sent", in_order), ("shuffled", shuffled)):
@@ -139,6 +143,7 @@ def main() -> None:
                   flush=True)
         texts, logprobs = differing(replays[0]["outputs"], replays[1]["outputs"])
         print(f"| {setting} | as sent vs shuffled | | | {texts} | {logprobs} |", flush=True)
+        sent[setting] = replays[0]["outputs"]
         first, second = (r["outputs"] for r in replays)
         apart = [i for i in first if first[i][1] != second[i][1]]
         if apart:  # which requests, and how many prompt tokens each order read for them
@@ -146,6 +151,10 @@ def main() -> None:
                 f"#{i} read {replays[0]['read'][i]} / {replays[1]['read'][i]}" for i in apart))
         if not logprobs:
             kept.append(setting)
+    first_setting, *others = sent
+    for other in others:  # e.g. 512:prefix against 512:prefix:nosave: the same bytes?
+        texts, logprobs = differing(sent[other], sent[first_setting])
+        print(f"\n{other} against {first_setting}, as sent: {texts} texts and {logprobs} log-probabilities differ")
     if details:
         print("\nRequests whose bytes depend on the order (prompt tokens read as sent / shuffled):\n" +
               "\n".join(details))

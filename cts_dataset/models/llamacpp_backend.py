@@ -66,12 +66,14 @@ class LlamaCppModel:
     ``deterministic=False`` decodes ``n_parallel`` requests at once.
 
     ``cache_ram_mib`` caps llama.cpp's prompt cache in RAM; the ``prefix`` setting turns it off, since the
-    slot must hold exactly the prefix it was reset to.
+    slot must hold exactly the prefix it was reset to. ``save_prefixes=False`` rereads each prefix rather
+    than restoring its saved state (the same bytes, slower: for measuring what the saved states save).
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 16384, n_parallel: int = 4, n_threads: int | None = None,
                  n_threads_batch: int | None = None, deterministic: bool = True, prompt_reuse: str = "prefix",
-                 cache_ram_mib: int = 2048, verbosity: int = -1, spec: str | None = None, **params: Any) -> None:
+                 cache_ram_mib: int = 2048, save_prefixes: bool = True, verbosity: int = -1, spec: str | None = None,
+                 **params: Any) -> None:
         try:
             import xllamacpp
         except ImportError as error:
@@ -115,14 +117,15 @@ class LlamaCppModel:
             # no saved state of a sliding-window or recurrent model may stand in for part of it.
             options.n_ubatch, options.cache_ram_mib = PREFIX_UBATCH, 0
             options.swa_full, options.n_ctx_checkpoints = True, 0
-            self._saved = SavedPrefixes(self._http)
-            options.slot_save_path, options.endpoint_slots = self._saved.save_path, True
         elif deterministic:
             # Every token through one code path: a prompt read a token at a time sums like decoding,
             # wherever a reused prefix ends. Reuse then matters most, so a request takes the stored prompt
             # that shares the most with it (llama.cpp's prompt cache in RAM) unless the slot shares 95%.
             options.n_ubatch = DETERMINISTIC_UBATCH
             options.slot_prompt_similarity = DETERMINISTIC_SLOT_SIMILARITY
+        if self.from_prefix and save_prefixes:
+            self._saved = SavedPrefixes(self._http)
+            options.slot_save_path, options.endpoint_slots = self._saved.save_path, True
         options.verbosity = verbosity  # -1: no per-request log lines; errors come back in the responses
         # Keep <think> blocks in the text: split_reasoning separates them as for every other backend.
         options.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
