@@ -194,3 +194,39 @@ def test_a_question_in_another_script_than_the_need_is_left_to_the_model():
     spans = answerer._Spans.of(view)
     assert decide(view, spans.missing, spans.spans) is None
 
+
+
+FLOW = ("Which river is the largest in Europe by discharge, and how long is it?",
+        "Which river is the largest in Europe, and how long is it?")
+AIRPORTS = ("As of 2020, which country had the most airports per person?", "Which country had the most airports?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected", "rule"), [
+    # A place in a ranking: the ranks the query left out, without what places them ("in Africa").
+    (RANKS, "Which positions in the ranking do you want?", "third and fifth", "rank"),
+    (RANKS, "The top two, or places further down the list?", "third and fifth", "rank"),
+    (CITY, "Where in the ranking should the city be?", "third-largest city", "rank"),
+    # The yardstick of the query's ranking: what the query left out, a time last ("As of 2020" ranks nothing).
+    (FLOW, "What criteria do you use to decide which river is the largest?", "discharge", "criterion"),
+    (FLOW, "How should 'largest' be measured?", "discharge", "criterion"),
+    (AIRPORTS, "What criteria are you using to determine the country with the most airports?", "per person", "criterion"),
+    (LAKE, "In what sense do you mean largest?", "area", "criterion"),
+    # A fact asked in the third person: what the user searches for, not what they mean.
+    (SUIT, "What is the definition of a suit?", UNKNOWN, "fact"),
+    (SUIT, "What was the main purpose of a suit in the Middle Ages?", UNKNOWN, "fact"),
+    (CITY, "What is the population of São Paulo?", UNKNOWN, "fact"),  # a number, and a guess at the city
+    # Not facts: a question for a time, a place or a number that guesses nothing asks which one the user means.
+    (NOBEL, "Which year is that?", "1903", "typed"),
+    (NOBEL, "What year was the prize awarded?", "1903", "typed"),
+    (MOUNTAIN, "What is the region?", "Africa", "typed"),
+    (NOBEL, "What is the specific year?", "1903", "typed"),
+])
+def test_rankings_yardsticks_and_facts_are_settled_by_the_questions_form(pair, question, expected, rule):
+    assert answered(pair, question) == (expected, rule)
+
+
+@pytest.mark.parametrize("question", ["What is the specific field?", "What is your field?", "What is the genre of the suit?"])
+def test_a_question_for_what_the_user_means_is_not_a_fact(question):
+    view = AnswererView(SUIT[0], "en", question, SUIT[1])
+    [answer] = answerer.answer(ScriptedModel(default='{"answer": "law"}'), [view], CHOOSE, mode="choose")
+    assert answer.decided_by != "fact"

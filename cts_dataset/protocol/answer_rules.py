@@ -22,7 +22,9 @@ from the pair, so those cases need no model, and answer the same on every engine
 - ``specify``: a request to specify a thing the query names ("What type of suit?"), answered by what the
   query left out beside that thing in the intent ("law" for "In law, what is a suit?");
 - ``open_request``: a request for any further detail ("Can you be more specific?"), answered by what the
-  query left out.
+  query left out;
+- ``rank``, ``criterion``, ``fact``: a question for a place in a ranking, for the yardstick of the query's
+  ranking or measure, or for a fact in the third person (:mod:`.question_forms`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
+from cts_dataset.protocol.question_forms import ORDINAL, asks_a_fact, asks_criterion, asks_rank
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word
@@ -64,6 +67,7 @@ _SPECIFY = re.compile(
 # Words of a request to specify that content_words keeps (it drops "type", "mean", "refer" ... already).
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
+_PLACED_AFTER = re.compile(r"\s+(?:in|of|by|at|on|from|for|among|across|within|during)\b")  # "... in Africa"
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -84,6 +88,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return None
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
+    ranks = [s for s in missing if ORDINAL.search(s)] if language == "en" and asks_rank(question) else []
+    if ranks and not is_yes_no(question, language):
+        return Decision(_ranks(ranks), "rank")
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
@@ -101,14 +108,35 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
+    if language == "en" and missing and asks_criterion(question):
+        return Decision(_yardstick(missing), "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language):
         return Decision(UNKNOWN, "own_question")
+    # "What year was the prize awarded?" may ask which prize the user means: a question for a time, a place
+    # or a number is a fact only when it guesses one ("What is the population of São Paulo?").
+    if language == "en" and asks_a_fact(question) and (classify(question) not in TYPED or guessed(question, intent, language)):
+        return Decision(UNKNOWN, "fact")
     if query and language == "en" and classify(question) not in TYPED:
         span = _specified(question, intent, query, missing)
         if span:
             return Decision(span, "specify")
     return _typed(question, missing, spans, language)
+
+
+def _yardstick(missing: list[str]) -> str:
+    """What a question for the yardstick is answered with: the first span the query left out that is not a
+    time ("As of January 2022" ranks nothing), else the first."""
+    return next((s for s in missing if span_type(s, "en") != "time"), missing[0])
+
+
+def _ranks(spans: list[str]) -> str:
+    """The shortest span that holds all the ranks the query left out ("third and fifth", not "third and
+    fifth in Africa")."""
+    most = max(len(ORDINAL.findall(s)) for s in spans)
+    span = min((s for s in spans if len(ORDINAL.findall(s)) == most), key=len)
+    last = list(ORDINAL.finditer(span))[-1]
+    return span[:last.end()] + _PLACED_AFTER.split(span[last.end():], maxsplit=1)[0]
 
 
 def _specified(question: str, intent: str, query: str, missing: list[str]) -> str | None:

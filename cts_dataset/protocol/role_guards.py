@@ -46,9 +46,9 @@ _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是�
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
-# Bump when a guard's rule changes (here, or in word_forms, answer_choices(_zh), answer_phrasing, answer_rules, answer_guesses, span_types,
+# Bump when a guard's rule changes (here, or in word_forms, answer_choices(_zh), answer_phrasing, answer_rules, answer_guesses, question_forms, span_types,
 # or the question-type rules a choosing answerer relies on): it is part of a run's identity, so a folder is not resumed across it.
-GUARDS_VERSION = 7
+GUARDS_VERSION = 8
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
 _DONT_KNOW = re.compile(r"^\s*(?:i\s+(?:don'?t|do not)\s+know|not sure|no idea|不知道|不清楚|不确定)\W*$", re.IGNORECASE)
