@@ -230,3 +230,16 @@ def test_a_question_for_what_the_user_means_is_not_a_fact(question):
     view = AnswererView(SUIT[0], "en", question, SUIT[1])
     [answer] = answerer.answer(ScriptedModel(default='{"answer": "law"}'), [view], CHOOSE, mode="choose")
     assert answer.decided_by != "fact"
+
+
+FERRY = ("厦门鼓浪屿的往返轮渡票多少钱？", "鼓浪屿的轮渡票多少钱？")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (TICKETS, "是成都那一家吧？", "是的，成都"),  # "那一家" points at the place the question names: no guess
+    (FERRY, "是往返的那种票吧？", "是的，往返"),
+    (FERRY, "您是从厦门邮轮中心码头出发吗？", UNKNOWN),  # a detail of the named place that the need lacks
+    (TICKETS, "您是从成都东站出发吗？", UNKNOWN),
+])
+def test_a_chinese_confirmation_with_words_the_need_lacks_is_settled_by_what_it_names(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")

@@ -24,6 +24,8 @@ _ASKING_EN = frozenset(tokenize(
     "about question one ones you your please exactly just sure right correct so thinking think mind kind sort type "
     "specifically particular specific certain any some only really actually assume guess exact thing something case "
     "like know tell say said correctly understand wondering confirm check talked well okay ok yes no also"))
+# "那一届", "这家", "一趟": a demonstrative or a count with its measure word points at a thing, it names none.
+_POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些]?$")
 _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "是说", "对吧", "对", "吗", "吧", "呢", "那次", "那个", "这个", "那届", "那座", "那条", "那种", "那部", "那位", "版本"])
 
 
@@ -72,7 +74,7 @@ def content_words(text: str, language: str) -> list[str]:
     """What a text is about: its content words without the words of asking (mean, you, 您, 说的 ...)."""
     if re.search(rf"[{CJK}]", text):
         return [w for w, _, _ in answer_choices_zh.words(text) if answer_choices_zh.is_content(w)
-                and w not in _ASKING_ZH]
+                and w not in _ASKING_ZH and not _POINTING_ZH.match(w)]
     return [w for w in tokenize(text) if w not in _ASKING_EN]
 
 

@@ -208,6 +208,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
         # searches for, or what their need does not say.
         return Decision(UNKNOWN, "confirmation")
+    if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
+        # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
+        # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？").
+        span = _first_holding(new, missing, spans, language)
+        return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         typed = _typed(question, missing, spans, language)
         if typed is not None:
