@@ -243,3 +243,16 @@ FERRY = ("厦门鼓浪屿的往返轮渡票多少钱？", "鼓浪屿的轮渡票
 ])
 def test_a_chinese_confirmation_with_words_the_need_lacks_is_settled_by_what_it_names(pair, question, expected):
     assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+QUAKE = ("How many people died in the 1976 earthquake in Tangshan, and how strong was it?",
+         "How many people died in the big earthquake in China, and how strong was it?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (QUAKE, "Was it an earthquake, or a flood?", "earthquake"),
+    (MOUNTAIN, "A mountain, a volcano or a hill?", "mountain"),
+    (NOBEL, "The prize in physics, or in chemistry?", "Physics"),  # as the intent writes it
+])
+def test_the_one_alternative_the_query_already_says_is_chosen(pair, question, expected):
+    assert answered(pair, question) == (expected, "either_or")

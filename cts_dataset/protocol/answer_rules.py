@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
-from cts_dataset.protocol.answer_choices import MAX_CHOICES, unique
+from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
@@ -98,6 +98,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
         if language != "en" or WH_EN.search(question):
             return typed
+        held = _held_alternative(question, intent, query) if query else None
+        if held and (typed is None or typed.span == UNKNOWN):
+            return Decision(held, "either_or")
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
         # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
         # holds neither side.
@@ -188,6 +191,21 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
         hits += [w for w in words if w not in others and holds(intent, w, language)
                  and not (query and holds(query, w, language))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _held_alternative(question: str, intent: str, query: str) -> str | None:
+    """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
+    alternative whose own words the query (and the intent) all hold, by its last word as the intent
+    writes it ("Largest by population, or by area?" -> "population")."""
+    asked = question.split(":", 1)[1] if ":" in question else question  # "What kind of poem: epic, lyric?"
+    sides = [content_words(p, "en") for p in re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)]
+    own = [[w for w in side if not any(w in other for j, other in enumerate(sides) if j != i)]
+           for i, side in enumerate(sides)]
+    held = [words for words in own if words and all(holds(query, w, "en") and holds(intent, w, "en") for w in words)]
+    if len(held) != 1:
+        return None
+    word = held[0][-1]
+    return next((w.strip(EDGE) for w in intent.split() if any(same_word(t, word) for t in tokenize(w))), None)
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
