@@ -250,3 +250,20 @@ QUAKE = ("How many people died in the 1976 earthquake in Tangshan, and how stron
 ])
 def test_the_one_alternative_the_query_already_says_is_chosen(pair, question, expected):
     assert answered(pair, question) == (expected, "either_or")
+
+
+MIDWEST = ("Which city anchors the second-largest metropolitan area in the Midwest?",
+           "Which city anchors one of the largest metropolitan areas?")
+REGIONS = ("Which metropolitan regions are the second and third biggest in the European Union by GDP?",
+           "Which metropolitan regions are the second and third biggest in the European Union?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected", "rule"), [
+    (MIDWEST, "Which country is that in?", UNKNOWN, "typed"),  # the Midwest is no country
+    (MIDWEST, "Which continent is that on?", UNKNOWN, "typed"),
+    (MOUNTAIN, "Which continent do you mean?", "Africa", "typed"),
+    (REGIONS, "Which ranks are you after?", "second and third", "rank"),  # the ranks the query states
+    (CITY, "The biggest city, or the runner-up?", "third-largest city", "rank"),
+])
+def test_countries_continents_and_stated_ranks(pair, question, expected, rule):
+    assert answered(pair, question) == (expected, rule)

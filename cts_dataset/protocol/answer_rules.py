@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
-from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
+from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, names_level, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     content_words,
@@ -68,6 +68,7 @@ _SPECIFY = re.compile(
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _PLACED_AFTER = re.compile(r"\s+(?:in|of|by|at|on|from|for|among|across|within|during)\b")  # "... in Africa"
+_GAZETTEER_COMPLETE = frozenset(["country", "continent"])  # levels the gazetteer lists whole (not cities)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -88,9 +89,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return None
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
-    ranks = [s for s in missing if ORDINAL.search(s)] if language == "en" and asks_rank(question) else []
-    if ranks and not is_yes_no(question, language):
-        return Decision(_ranks(ranks), "rank")
+    # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
+    if language == "en" and asks_rank(question) and not is_yes_no(question, language):
+        ranks = [s for s in missing if ORDINAL.search(s)]
+        stated = _stated_ranks(intent)
+        if ranks or stated:
+            return Decision(_ranks(ranks) if ranks else stated, "rank")
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
@@ -125,6 +129,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if span:
             return Decision(span, "specify")
     return _typed(question, missing, spans, language)
+
+
+def _stated_ranks(intent: str) -> str:
+    """The intent's first run of ranks, as it writes them ("second and third", "fourth- and ninth-most")."""
+    run = re.search(rf"{ORDINAL.pattern}(?:-?\w*(?:,? (?:and|or) |, ){ORDINAL.pattern})*(?:-\w+)?", intent, re.IGNORECASE)
+    return run.group(0) if run else ""
 
 
 def _yardstick(missing: list[str]) -> str:
@@ -270,9 +280,15 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
 
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
-    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
+    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown. A question
+    for a country or a continent alone, only by a place known to be one."""
     level = asked_level(question)
-    fitting = [p for p in places if level is None or not of_other_level(p, level)]
+    # Every country and continent is known: "the Midwest" is neither (but "which continent or bloc?" asks
+    # for more than one).
+    if level in _GAZETTEER_COMPLETE and not is_either_or(question, "en"):
+        fitting = [p for p in places if names_level(p, level)]
+    else:
+        fitting = [p for p in places if level is None or not of_other_level(p, level)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 
