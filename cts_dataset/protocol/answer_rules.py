@@ -120,14 +120,14 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language):
         return Decision(UNKNOWN, "own_question")
-    # "What year was the prize awarded?" may ask which prize the user means: a question for a time, a place
-    # or a number is a fact only when it guesses one ("What is the population of São Paulo?").
-    if language == "en" and asks_a_fact(question) and (classify(question) not in TYPED or guessed(question, intent, language)):
-        return Decision(UNKNOWN, "fact")
     if query and language == "en" and classify(question) not in TYPED:
         span = _specified(question, intent, query, missing)
         if span:
             return Decision(span, "specify")
+    # "What year was the prize awarded?" may ask which prize the user means: a question for a time, a place
+    # or a number is a fact only when it guesses one ("What is the population of São Paulo?").
+    if language == "en" and asks_a_fact(question) and (classify(question) not in TYPED or guessed(question, intent, language)):
+        return Decision(UNKNOWN, "fact")
     return _typed(question, missing, spans, language)
 
 
