@@ -255,6 +255,8 @@ def test_the_one_alternative_the_query_already_says_is_chosen(pair, question, ex
 
 MIDWEST = ("Which city anchors the second-largest metropolitan area in the Midwest?",
            "Which city anchors one of the largest metropolitan areas?")
+PRIME_MINISTER = ("Who was Pakistan's first female prime minister, and when did she take office?",
+                  "Who was the first female prime minister, and when did she take office?")
 REGIONS = ("Which metropolitan regions are the second and third biggest in the European Union by GDP?",
            "Which metropolitan regions are the second and third biggest in the European Union?")
 
@@ -263,6 +265,7 @@ REGIONS = ("Which metropolitan regions are the second and third biggest in the E
     (MIDWEST, "Which country is that in?", UNKNOWN, "typed"),  # the Midwest is no country
     (MIDWEST, "Which continent is that on?", UNKNOWN, "typed"),
     (MOUNTAIN, "Which continent do you mean?", "Africa", "typed"),
+    (PRIME_MINISTER, "Which country did she serve?", "Pakistan's", "typed"),  # a possessive names its owner
     (REGIONS, "Which ranks are you after?", "second and third", "rank"),  # the ranks the query states
     (CITY, "The biggest city, or the runner-up?", "third-largest city", "rank"),
 ])

@@ -116,8 +116,8 @@ def _regions_by_prefix() -> dict[str, dict[str, frozenset[str]]]:
 
 def _run_levels(run: str) -> set[str]:
     """The levels one capitalised run names: itself a place, a continent ("West Africa"), or a derived
-    form of a country or subdivision."""
-    lowered = run.lower()
+    form of a country or subdivision. A possessive names its owner ("Pakistan's")."""
+    lowered = re.sub(r"['’]s$", "", run.lower())
     if lowered in _levels():
         return set(_levels()[lowered])
     if lowered in _CONTINENTS or any(lowered.endswith(" " + c) for c in _CONTINENTS):
