@@ -219,7 +219,8 @@ def test_rankings_yardsticks_and_facts_are_settled_by_the_questions_form(pair, q
 
 
 @pytest.mark.parametrize("question", ["What is the specific field?", "What is your field?", "What is the genre of the suit?",
-                                      "Which suit is being referred to?", "Which field is meant?"])
+                                      "Which suit is being referred to?", "Which field is meant?",
+                                      "Which suit is the question referring to?", "Which field is mentioned in the query?"])
 def test_a_question_for_what_the_user_means_is_not_a_fact(question):
     view = AnswererView(SUIT[0], "en", question, SUIT[1])
     [answer] = answerer.answer(ScriptedModel(default='{"answer": "law"}'), [view], CHOOSE, mode="choose")

@@ -30,10 +30,11 @@ _FACT = re.compile(r"^\s*(?:what|which)(?: [a-z-]+)? (?:is|are|was|were) (?!that
                    re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:[Yy]ou(?:r|'re|'ve|'d)?|I|[Mm]e|[Mm]y|[Ww]e|us|[Oo]ur)\b")  # "us", not "US"
 # Questions of this form that ask which thing the user means, or its name or kind ("What is the genre of
-# the epic poem?", "What is the director's name?", "What is the specific event?", "Which theorem is being
-# referred to?"): other rules answer those.
+# the epic poem?", "What is the director's name?", "What is the specific event?", "Which river is the
+# question referring to?"): other rules answer those.
 _ASKS_WHICH = re.compile(r"\b(?:type|kind|sort|genre|form|category|variety|name|specific|particular|exact|precise)s?\b"
-                         r"|\b(?:referred to|meant|discussed|in question|being asked about)\b", re.IGNORECASE)
+                         r"|\b(?:referr(?:ed|ing) to|meant|discussed|mentioned|in (?:the )?(?:question|query)|being asked about)\b",
+                         re.IGNORECASE)
 
 
 def asks_criterion(question: str) -> bool:
