@@ -153,11 +153,6 @@ def of_other_level(span: str, level: str) -> bool:
     return bool(levels) and level not in levels
 
 
-def names_level(span: str, level: str) -> bool:
-    """Some name in the span is a place of ``level`` ("South Sudan" a country, "Nigerian" a country's)."""
-    return any(level in _run_levels(run) for run in capitalised_runs(span, skip_first=False))
-
-
 def named_levels(name: str) -> set[str]:
     """What a capitalised run names: place levels, ``feature`` (Lake Victoria), else ``name``."""
     if set(tokenize(name)) & _FEATURE_WORDS:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
-from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, names_level, of_other_level
+from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     content_words,
@@ -45,7 +45,14 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
-from cts_dataset.protocol.question_forms import ORDINAL, asks_a_fact, asks_criterion, asks_rank
+from cts_dataset.protocol.question_forms import (
+    MEASURE,
+    asks_a_fact,
+    asks_criterion,
+    asks_rank,
+    ranking_sides,
+    ranks_in,
+)
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word
@@ -67,8 +74,6 @@ _SPECIFY = re.compile(
 # Words of a request to specify that content_words keeps (it drops "type", "mean", "refer" ... already).
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
-_PLACED_AFTER = re.compile(r"\s+(?:in|of|by|at|on|from|for|among|across|within|during)\b")  # "... in Africa"
-_GAZETTEER_COMPLETE = frozenset(["country", "continent"])  # levels the gazetteer lists whole (not cities)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -90,11 +95,13 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
-    if language == "en" and asks_rank(question) and not is_yes_no(question, language):
-        ranks = [s for s in missing if ORDINAL.search(s)]
-        stated = _stated_ranks(intent)
-        if ranks or stated:
-            return Decision(_ranks(ranks) if ranks else stated, "rank")
+    # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
+    if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
+            and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1:
+        ranks = ranks_in(intent)
+        left = [r for r in ranks if not holds(query, r, language)]
+        if ranks:
+            return Decision((left or ranks)[0], "rank")
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
@@ -115,8 +122,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
-    if language == "en" and missing and asks_criterion(question):
-        return Decision(_yardstick(missing), "criterion")
+    yardstick = _yardstick(question, missing) if language == "en" and asks_criterion(question) else None
+    if yardstick:
+        return Decision(yardstick, "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language):
         return Decision(UNKNOWN, "own_question")
@@ -124,32 +132,30 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         span = _specified(question, intent, query, missing)
         if span:
             return Decision(span, "specify")
-    # "What year was the prize awarded?" may ask which prize the user means: a question for a time, a place
-    # or a number is a fact only when it guesses one ("What is the population of São Paulo?").
-    if language == "en" and asks_a_fact(question) and (classify(question) not in TYPED or guessed(question, intent, language)):
+    if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
     return _typed(question, missing, spans, language)
 
 
-def _stated_ranks(intent: str) -> str:
-    """The intent's first run of ranks, as it writes them ("second and third", "fourth- and ninth-most")."""
-    run = re.search(rf"{ORDINAL.pattern}(?:-?\w*(?:,? (?:and|or) |, ){ORDINAL.pattern})*(?:-\w+)?", intent, re.IGNORECASE)
-    return run.group(0) if run else ""
-
-
-def _yardstick(missing: list[str]) -> str:
+def _yardstick(question: str, missing: list[str]) -> str | None:
     """What a question for the yardstick is answered with: the first span the query left out that is not a
-    time ("As of January 2022" ranks nothing), else the first."""
-    return next((s for s in missing if span_type(s, "en") != "time"), missing[0])
+    time ("As of January 2022" ranks nothing), nor a place for a question for a measure ("How should
+    'highest' be measured?"); else the model chooses."""
+    barred = {"time", "region"} if MEASURE.search(question) else {"time"}
+    return next((s for s in missing if span_type(s, "en") not in barred), None)
 
 
-def _ranks(spans: list[str]) -> str:
-    """The shortest span that holds all the ranks the query left out ("third and fifth", not "third and
-    fifth in Africa")."""
-    most = max(len(ORDINAL.findall(s)) for s in spans)
-    span = min((s for s in spans if len(ORDINAL.findall(s)) == most), key=len)
-    last = list(ORDINAL.finditer(span))[-1]
-    return span[:last.end()] + _PLACED_AFTER.split(span[last.end():], maxsplit=1)[0]
+def _about_the_search(question: str, intent: str, query: str) -> bool:
+    """A question of the fact form asks about what the user searches for when it names something of the
+    query ("What is the definition of romance?") or guesses a value ("What is the population of Lagos?");
+    "What is the context?" names neither and asks what the user means. A question for a time, a place or
+    a number counts only with a guess of another kind ("What year was the prize awarded?" asks which prize;
+    "Which continent is it in, Asia?" guesses the constraint)."""
+    asked = classify(question)
+    guesses = guessed(question, intent, "en")
+    if asked in TYPED:
+        return any(span_type(g, "en") != asked for g in guesses)
+    return bool(guesses) or any(holds(query, w, "en") for w in content_words(question, "en"))
 
 
 def _specified(question: str, intent: str, query: str, missing: list[str]) -> str | None:
@@ -205,17 +211,22 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
 
 def _held_alternative(question: str, intent: str, query: str) -> str | None:
     """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
-    alternative whose own words the query (and the intent) all hold, by its last word as the intent
-    writes it ("Largest by population, or by area?" -> "population")."""
+    alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
+    City, or New York State?" -> "New York City")."""
     asked = question.split(":", 1)[1] if ":" in question else question  # "What kind of poem: epic, lyric?"
     sides = [content_words(p, "en") for p in re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)]
     own = [[w for w in side if not any(w in other for j, other in enumerate(sides) if j != i)]
            for i, side in enumerate(sides)]
-    held = [words for words in own if words and all(holds(query, w, "en") and holds(intent, w, "en") for w in words)]
+    held = [i for i, words in enumerate(own)
+            if words and all(holds(query, w, "en") and holds(intent, w, "en") for w in words)]
     if len(held) != 1:
         return None
-    word = held[0][-1]
-    return next((w.strip(EDGE) for w in intent.split() if any(same_word(t, word) for t in tokenize(w))), None)
+    words = intent.split()
+    at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in sides[held[0]])]
+    stretch = words[min(at):max(at) + 1] if at else []
+    if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
+        return None
+    return " ".join(stretch).strip(EDGE)
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
@@ -280,15 +291,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str) -
 
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
-    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown. A question
-    for a country or a continent alone, only by a place known to be one."""
+    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
     level = asked_level(question)
-    # Every country and continent is known: "the Midwest" is neither (but "which continent or bloc?" asks
-    # for more than one).
-    if level in _GAZETTEER_COMPLETE and not is_either_or(question, "en"):
-        fitting = [p for p in places if names_level(p, level)]
-    else:
-        fitting = [p for p in places if level is None or not of_other_level(p, level)]
+    fitting = [p for p in places if level is None or not of_other_level(p, level)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 

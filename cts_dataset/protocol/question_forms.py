@@ -6,8 +6,7 @@
 - A question for a place in a ranking ("Which positions in the ranking?", "The top few, or some ranks
   further down the list?") is answered by the ranks the query left out ("eleventh- and eighteenth-largest").
 - A question for a fact, put in the third person ("What is the population of Lagos?", "What is the
-  definition of romance?", "Which state is the capital of?") asks what the user searches for, not what
-  they mean: the user does not know it.
+  definition of romance?") asks what the user searches for, not what they mean: the user does not know it.
 """
 
 from __future__ import annotations
@@ -15,26 +14,37 @@ from __future__ import annotations
 import re
 
 _CRITERION = re.compile(
-    r"\bcriteri(?:a|on)\b|\bhow (?:should|do you want|would you like|is) (?:['\"‘’]?\w+['\"‘’]? )?(?:to be |be )?measured\b"
-    r"|\bhow should I measure\b|\bby what (?:measure|criterion|metric|yardstick)\b|\bin what sense\b",
+    r"\bcriteri(?:a|on)\b|\bmetrics?\b|\bmeasurements?\b|\bbasis\b|\bbased on\b|\branked by\b|\bin terms of\b"
+    r"|\bhow (?:should|do you want|would you like|is|are) (?:\S+ ){0,3}(?:to be |be )?(?:measured|ranked)\b"
+    r"|\bhow should I measure\b|\b(?:by|which|what) (?:measure|criterion|metric|yardstick)\b|\bin what sense\b",
     re.IGNORECASE)
+# Criteria that name a measure, not a scope: a place does not answer "How should 'highest' be measured?".
+MEASURE = re.compile(r"\bmeasur|\bmetric|\branked by\b|\bin terms of\b", re.IGNORECASE)
 _RANKING = re.compile(
     r"\brank(?:s|ing|ings|ed)?\b(?! by)|\bpositions?\b|\bplaces? in the (?:\w+ )?(?:ranking|list|table)\b"
     r"|\b(?:further|lower|farther) down\b|\bdown the (?:list|table|ranking)\b|\brunner-up\b", re.IGNORECASE)
-_ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|"
-             "fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|fortieth")
-ORDINAL = re.compile(r"\b(?:\d+(?:st|nd|rd|th)|" + _ORDINALS + r")\b", re.IGNORECASE)
-# "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most a
-# noun, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
+_ORDINAL = (r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+            r"twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+            r"thirtieth|fortieth)")
+# A run of ranks: ordinals placed by "rank" or followed by a superlative ("rank eighth and tenth", "second
+# and third biggest", "fourth- and ninth-most"), not an ordinal of a date or a name ("19th century",
+# "the first Moon landing").
+_RANKS = re.compile(
+    rf"(?P<rank>\brank(?:s|ed)?\s+)?(?P<run>\b{_ORDINAL}(?:-\w*)?(?:(?:,? (?:and|or) |, ){_ORDINAL}(?:-\w*)?)*)"
+    rf"(?P<sup>[ -]+(?:\w+est|most|least)\b)?", re.IGNORECASE)
+_SUPERLATIVE = re.compile(r"-(?:\w+est|most|least)$", re.IGNORECASE)
+# "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most one
+# word, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
 _FACT = re.compile(r"^\s*(?:what|which)(?: [a-z-]+)? (?:is|are|was|were) (?!that\b|it\b|this\b|those\b|these\b)\w",
                    re.IGNORECASE)
-_TO_USER = re.compile(r"\b(?:[Yy]ou(?:r|'re|'ve|'d)?|I|[Mm]e|[Mm]y|[Ww]e|us|[Oo]ur)\b")  # "us", not "US"
+_PERSONAL = re.compile(r"\b(?:[Yy]ou(?:r|'re|'ve|'d)?|[Mm]e|[Mm]y|[Ww]e|us|[Oo]ur)\b|\bI(?= \w)")  # "us", not "US"
 # Questions of this form that ask which thing the user means, or its name or kind ("What is the genre of
 # the epic poem?", "What is the director's name?", "What is the specific event?", "Which river is the
 # question referring to?"): other rules answer those.
-_ASKS_WHICH = re.compile(r"\b(?:type|kind|sort|genre|form|category|variety|name|specific|particular|exact|precise)s?\b"
-                         r"|\b(?:referr(?:ed|ing) to|meant|discussed|mentioned|in (?:the )?(?:question|query)|being asked about)\b",
-                         re.IGNORECASE)
+_ASKS_WHICH = re.compile(
+    r"\b(?:type|kind|sort|genre|form|category|variety|name|specific|particular|exact|exactly|precise)s?\b"
+    r"|\b(?:referr(?:ed|ing) to|meant|discussed|mentioned|in (?:the )?(?:question|query)|being asked about)\b",
+    re.IGNORECASE)
 
 
 def asks_criterion(question: str) -> bool:
@@ -42,9 +52,21 @@ def asks_criterion(question: str) -> bool:
 
 
 def asks_rank(question: str) -> bool:
-    return bool(_RANKING.search(question))
+    return bool(_RANKING.search(question)) and not asks_criterion(question)
+
+
+def ranking_sides(question: str) -> int:
+    """How many alternatives of an either-or question speak of ranks ("The top ten, or some places further
+    down?": 1; "Population ranking or area ranking?": 2, a choice of yardstick)."""
+    return sum(bool(_RANKING.search(side)) for side in re.split(r"\bor\b", question, flags=re.IGNORECASE))
+
+
+def ranks_in(text: str) -> list[str]:
+    """The runs of ranks a text states, as it writes them ("third and fifth", "fourth- and ninth-most")."""
+    return [m.group("run") for m in _RANKS.finditer(text)
+            if m.group("rank") or m.group("sup") or _SUPERLATIVE.search(m.group("run"))]
 
 
 def asks_a_fact(question: str) -> bool:
-    return bool(_FACT.search(question)) and not _TO_USER.search(question) and not _ASKS_WHICH.search(question) \
+    return bool(_FACT.search(question)) and not _PERSONAL.search(question) and not _ASKS_WHICH.search(question) \
         and not asks_criterion(question)
