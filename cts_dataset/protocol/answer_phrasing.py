@@ -26,7 +26,7 @@ _ASKING_EN = frozenset(tokenize(
     "like know tell say said correctly understand wondering confirm check talked well okay ok yes no also"))
 # "那一届", "这家", "一趟": a demonstrative or a count with its measure word points at a thing, it names none.
 _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些]?$")
-_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "是说", "对吧", "对", "吗", "吧", "呢", "那次", "那个", "这个", "那届", "那座", "那条", "那种", "那部", "那位", "版本"])
+_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
 
 
