@@ -297,3 +297,17 @@ def test_rules_that_do_not_apply_leave_the_question_to_others(pair, question, ru
     view = AnswererView(pair[0], "en", question, pair[1])
     [answer] = answerer.answer(ScriptedModel(default='{"answer": "unknown"}'), [view], CHOOSE, mode="choose")
     assert answer.decided_by != rule
+
+
+@pytest.mark.parametrize(("question", "language", "expected"), [
+    ("What kind of poem: epic, lyric, or ballad?", "en", ["epic", "lyric", "ballad?"]),  # the lead-in only asks
+    ("By area or by population?", "en", ["By area", "by population?"]),
+    ("The top ten, or some places further down?", "en", ["The top ten", "some places further down?"]),
+    ("Nominal GDP; or adjusted for purchasing power?", "en", ["Nominal GDP", "adjusted for purchasing power?"]),
+    ("您要国内还是国外的？", "zh", ["您要国内", "国外的？"]),
+    ("男足或者女足？", "zh", ["男足", "女足？"]),
+])
+def test_the_alternatives_of_an_either_or_question_are_split_one_way(question, language, expected):
+    from cts_dataset.protocol.answer_phrasing import alternatives
+
+    assert alternatives(question, language) == expected

@@ -111,3 +111,24 @@ def test_rewrite_checks_in_chinese():
     assert rewrite_problem("1976年唐山的大地震死了多少人", "大地震死了多少人", dialogue) is not None  # 唐山 nobody said
     assert rewrite_problem("1976年的大地震死了多少人", "大地震死了多少人", dialogue) is None
     assert deterministic_rewrite("大地震死了多少人", dialogue, "zh") == "大地震死了多少人（1976年）"
+
+
+def test_an_edit_to_any_guard_file_changes_the_guards_source_hash(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import cts_dataset
+    from cts_dataset.protocol.role_guards import GUARD_FILES, guards_source
+
+    package = Path(cts_dataset.__file__).parent
+    for name in GUARD_FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(package / name, tmp_path / name)
+    assert guards_source(tmp_path) == guards_source()  # the installed files, read the same way
+    seen = {guards_source(tmp_path)}
+    for name in ("protocol/answer_rules.py", "diagnostics/rules.py", "text.py"):
+        path = tmp_path / name
+        path.write_bytes(path.read_bytes() + b"\n# an edit\n")
+        guards_source.cache_clear()
+        seen.add(guards_source(tmp_path))
+    assert len(seen) == 4

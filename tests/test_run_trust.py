@@ -97,6 +97,15 @@ def test_a_changed_guard_rule_is_refused(tmp_path, searcher, monkeypatch):
         run(tmp_path / "r", searcher, make_models())
 
 
+def test_an_edited_guard_file_is_refused_even_without_a_version_bump(tmp_path, searcher, monkeypatch):
+    from cts_dataset.pipeline import identity
+
+    run(tmp_path / "r", searcher, make_models())
+    monkeypatch.setattr(identity, "guards_source", lambda: "0123456789abcdef")
+    with pytest.raises(IdentityMismatch, match=r"protocol\.guards_source"):
+        run(tmp_path / "r", searcher, make_models())
+
+
 def test_growing_the_limit_and_the_budgets_reuses_every_record(tmp_path, searcher):
     first = make_models()
     run(tmp_path / "r", searcher, first, limit=2, budgets=[1])

@@ -21,7 +21,7 @@ from cts_dataset.differences import differences
 from cts_dataset.errors import CtsbenchError
 from cts_dataset.pipeline import components
 from cts_dataset.pipeline.config import ROLES, RunConfig
-from cts_dataset.protocol.role_guards import GUARDS_VERSION
+from cts_dataset.protocol.role_guards import GUARDS_VERSION, guards_source
 from cts_dataset.protocol.roles import RoleSettings
 
 PromptIds = dict[str, dict[str, dict[str, str]]]  # role -> language -> {"prompt", "prompt_hash"}
@@ -118,6 +118,7 @@ def protocol_identity(config: RunConfig, settings: Mapping[str, RoleSettings], p
         "protocol": {"preset": config.preset, "show_budget": config.show_budget,
                      "answer_mode": config.answer_mode, "clarifier_reask": config.clarifier_reask,
                      "rewriter_guard": config.rewriter_guard, "guards_version": GUARDS_VERSION,
+                     "guards_source": guards_source(),
                      "answer_options": components.answer_options_identity(config.answer_mode)},
         "roles": {role: {"generation": settings_identity(settings[role]), "prompts": prompt_ids[role]}
                   for role in ROLES},

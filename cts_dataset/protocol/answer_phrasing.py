@@ -70,6 +70,18 @@ def is_either_or(question: str, language: str) -> bool:
                           question, re.IGNORECASE))
 
 
+def alternatives(question: str, language: str) -> list[str]:
+    """The alternatives an either-or question offers, as written: "What kind of poem: epic, lyric, or
+    ballad?" -> "epic", "lyric", "ballad" (what leads up to a colon only asks); "国内还是国外？" -> 国内, 国外.
+    Empty pieces are dropped."""
+    if language == "zh":
+        parts = re.split(r"还是|或者|或是|或", question)
+    else:
+        asked = question.split(":", 1)[1] if ":" in question else question
+        parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
+    return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
+
+
 def content_words(text: str, language: str) -> list[str]:
     """What a text is about: its content words without the words of asking (mean, you, 您, 说的 ...)."""
     if re.search(rf"[{CJK}]", text):

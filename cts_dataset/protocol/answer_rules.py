@@ -37,6 +37,7 @@ from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
+    alternatives,
     content_words,
     echoes,
     guessed,
@@ -199,11 +200,10 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
-    parts = re.split(r"还是|或者|或是|或" if language == "zh" else r"\bor\b|[,;:]", question, flags=re.IGNORECASE)
-    alternatives = [content_words(p, language) for p in parts]
+    sides = [content_words(p, language) for p in alternatives(question, language)]
     hits: list[str] = []
-    for i, words in enumerate(alternatives):
-        others = {w for j, ws in enumerate(alternatives) if j != i for w in ws}
+    for i, words in enumerate(sides):
+        others = {w for j, ws in enumerate(sides) if j != i for w in ws}
         hits += [w for w in words if w not in others and holds(intent, w, language)
                  and not (query and holds(query, w, language))]
     return _first_holding(hits, missing, spans, language) if hits else None
@@ -213,8 +213,7 @@ def _held_alternative(question: str, intent: str, query: str) -> str | None:
     """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
     alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
     City, or New York State?" -> "New York City")."""
-    asked = question.split(":", 1)[1] if ":" in question else question  # "What kind of poem: epic, lyric?"
-    sides = [content_words(p, "en") for p in re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)]
+    sides = [content_words(p, "en") for p in alternatives(question, "en")]
     own = [[w for w in side if not any(w in other for j, other in enumerate(sides) if j != i)]
            for i, side in enumerate(sides)]
     held = [i for i, words in enumerate(own)
@@ -263,8 +262,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 def _offers_kind(question: str, kind: str | None) -> bool:
     """One of the alternatives of an either-or question is a value of ``kind`` ("after 1900", "in Asia")."""
-    parts = re.split(r"\bor\b|,", question, flags=re.IGNORECASE)
-    return any(span_type(part, "en") == kind or (kind == "time" and _TIME_NOUN.search(part)) for part in parts)
+    return any(span_type(part, "en") == kind or (kind == "time" and _TIME_NOUN.search(part))
+               for part in alternatives(question, "en"))
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:

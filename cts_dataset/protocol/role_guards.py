@@ -14,9 +14,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from functools import cache
+from pathlib import Path
 from typing import Literal
 
 from cts_dataset.protocol import word_forms
@@ -46,13 +49,29 @@ _ZH_QUESTION = re.compile(r"[？?]|吗|什么|哪|多少|几|怎么|怎样|是�
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+", re.MULTILINE)
 _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
-# Bump when a guard's rule changes (here, or in word_forms, answer_choices(_zh), answer_phrasing, answer_rules, answer_guesses, question_forms, span_types,
-# or the question-type rules a choosing answerer relies on): it is part of a run's identity, so a folder is not resumed across it.
+# Bump when a guard's rule changes (in any of GUARD_FILES): it names the rules for people. The run identity
+# also holds guards_source(), a hash of those files, so a folder is never resumed across an edit nobody bumped.
 GUARDS_VERSION = 8
+# The files whose rules decide what the guards let through (relative to the package): the guards, the
+# answerer and its rules, the question-type rules it relies on, the tokeniser they all read words with.
+GUARD_FILES = tuple(f"protocol/{name}.py" for name in (
+    "role_guards", "answerer", "answer_rules", "answer_phrasing", "answer_guesses", "answer_choices",
+    "answer_choices_zh", "question_forms", "span_types", "word_forms", "clarifier", "rewriter")) + (
+    "diagnostics/rules.py", "text.py")
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
 _DONT_KNOW = re.compile(r"^\s*(?:i\s+(?:don'?t|do not)\s+know|not sure|no idea|不知道|不清楚|不确定)\W*$", re.IGNORECASE)
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|\"[^\"]*\"")  # a quoted query's "?" does not make a reply a question
+
+
+@cache
+def guards_source(package: Path | None = None) -> str:
+    """A hash of :data:`GUARD_FILES` as installed (``package``: the ``cts_dataset`` folder to read)."""
+    package = package or Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for name in GUARD_FILES:
+        digest.update(name.encode() + b"\0" + (package / name).read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 # -- user answerer ----------------------------------------------------------------------------------
