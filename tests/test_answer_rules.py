@@ -311,3 +311,34 @@ def test_the_alternatives_of_an_either_or_question_are_split_one_way(question, l
     from cts_dataset.protocol.answer_phrasing import alternatives
 
     assert alternatives(question, language) == expected
+
+
+PORTS = ("Which ports were the fourth- and seventh-busiest in Europe by container traffic, and where are they?",
+         "Which ports are among the busiest in Europe by container traffic, and where are they?")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # The yardstick the intent ranks by, though the query says it too: the user says it again.
+    ("What criteria are you using to determine the busiest ports?", "container traffic"),
+    ("How should 'busiest' be measured?", "container traffic"),
+    # A question that names the yardstick itself asks for the rest: what the query left out.
+    ("What criteria do you use to rank the busiest ports by container traffic?", "fourth- and seventh-busiest"),
+])
+def test_a_question_for_the_yardstick_is_answered_by_the_one_the_intent_ranks_by(question, expected):
+    assert answered(PORTS, question) == (expected, "criterion")
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("Which lakes rank eighth and tenth in the world by area, and how large are they?", "area"),
+    ("Which is the smallest capital city in the European Union by both area and population?", "both area and population"),
+    ("Which metropolitan regions are the second and third biggest in the European Union by GDP, and what are their populations?", "GDP"),
+    ("Which companies were the largest by revenue in 2020?", "revenue"),  # the time is not part of it
+    ("Which were the largest companies by market capitalization as of 2021?", "market capitalization"),
+    ("What is the oldest book by Dickens?", None),  # an author is no yardstick
+    ("Who wrote the most famous novel written by a Russian?", None),
+    ("As of 2020, which country had the most airports per person?", None),
+])
+def test_the_yardstick_of_an_intent_is_what_it_ranks_by(intent, expected):
+    from cts_dataset.protocol.question_forms import yardstick_in
+
+    assert yardstick_in(intent) == expected

@@ -53,6 +53,7 @@ from cts_dataset.protocol.question_forms import (
     asks_rank,
     ranking_sides,
     ranks_in,
+    yardstick_in,
 )
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
@@ -123,7 +124,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
-    yardstick = _yardstick(question, missing) if language == "en" and asks_criterion(question) else None
+    yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -138,10 +139,14 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return _typed(question, missing, spans, language)
 
 
-def _yardstick(question: str, missing: list[str]) -> str | None:
-    """What a question for the yardstick is answered with: the first span the query left out that is not a
-    time ("As of January 2022" ranks nothing), nor a place for a question for a measure ("How should
-    'highest' be measured?"); else the model chooses."""
+def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
+    """What a question for the yardstick is answered with: the one the intent ranks by ("by area"), said
+    again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
+    January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
+    measured?"); else the model chooses."""
+    stated = yardstick_in(intent)
+    if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest
+        return stated
     barred = {"time", "region"} if MEASURE.search(question) else {"time"}
     return next((s for s in missing if span_type(s, "en") not in barred), None)
 

@@ -33,6 +33,15 @@ _RANKS = re.compile(
     rf"(?P<rank>\brank(?:s|ed)?\s+)?(?P<run>\b{_ORDINAL}(?:-\w*)?(?:(?:,? (?:and|or) |, ){_ORDINAL}(?:-\w*)?)*)"
     rf"(?P<sup>[ -]+(?:\w+est|most|least)\b)?", re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"-(?:\w+est|most|least)$", re.IGNORECASE)
+# Words that begin a time or a place after a yardstick ("by revenue in 2020"): not part of it.
+_TIME_OR_PLACE = r"(?:in|as|at|during|from|since|for|on|among|between|within|across|worldwide)"
+# The yardstick an intent ranks or measures by: "by" after a superlative or a rank, up to the clause's end
+# ("the second and third biggest in the European Union by GDP", "rank eighth and tenth in the world by
+# area", "largest by both area and population"). A measure is no name: not "by Dickens", "by a Russian".
+_BY_YARDSTICK = re.compile(
+    rf"\b(?:\w+est|most|least|rank(?:s|ed|ing)?)\b[^,;?]*?\bby (?P<by>(?:the |their |its )?(?:[a-z][\w-]*|[A-Z]{{2,}})"
+    rf"(?: (?!{_TIME_OR_PLACE}\b)[\w-]+){{0,3}}?)"
+    rf"(?=\s*(?:[,;?.]|$|\band (?:how|what|which|who|whom|when|where|why)\b|\b{_TIME_OR_PLACE}\b))")
 # "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most one
 # word, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
 _FACT = re.compile(r"^\s*(?:what|which)(?: [a-z-]+)? (?:is|are|was|were) (?!that\b|it\b|this\b|those\b|these\b)\w",
@@ -59,6 +68,12 @@ def ranking_sides(question: str) -> int:
     """How many alternatives of an either-or question speak of ranks ("The top ten, or some places further
     down?": 1; "Population ranking or area ranking?": 2, a choice of yardstick)."""
     return sum(bool(_RANKING.search(side)) for side in re.split(r"\bor\b", question, flags=re.IGNORECASE))
+
+
+def yardstick_in(intent: str) -> str | None:
+    """The phrase an intent ranks or measures by ("area" in "... eighth and tenth in the world by area")."""
+    found = _BY_YARDSTICK.search(intent)
+    return found.group("by") if found and not found.group("by").startswith(("a ", "an ")) else None
 
 
 def ranks_in(text: str) -> list[str]:
