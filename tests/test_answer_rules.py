@@ -342,3 +342,75 @@ def test_the_yardstick_of_an_intent_is_what_it_ranks_by(intent, expected):
     from cts_dataset.protocol.question_forms import yardstick_in
 
     assert yardstick_in(intent) == expected
+
+
+@pytest.mark.parametrize("intent", [
+    "What is the best-selling album by the Beatles?",  # a name, not a measure
+    "What is the most famous painting by van Gogh?",
+    "What is the largest telescope launched by NASA?",  # who did it
+    "What is the most famous novel written by women?",
+    "Which museum is the most visited by tourists in Paris?",
+    "Which city will be the most populous by the end of the century?",  # a time
+    "What is the oldest building by the river Thames?",  # a place
+    "What is the most common surname by far in Korea?",  # an idiom
+    "What is the fastest way to get to Paris by train?",  # a means
+    "Which interest rates were set by central banks?",  # "interest" is no superlative
+    "Which cities in the Midwest are served by rail?",
+])
+def test_an_agent_a_name_a_time_or_a_means_is_no_yardstick(intent):
+    from cts_dataset.protocol.question_forms import yardstick_in
+
+    assert yardstick_in(intent) is None
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("What is the largest country by area and its capital?", "area"),  # the clause that follows is not part of it
+    ("What is the biggest stadium by capacity used by FIFA?", "capacity"),
+    ("Most visited museums by attendance in 2019?", "attendance"),  # a capitalised superlative
+    ("Which cities are ranked highest by population?", "population"),  # ranking is a measuring verb
+])
+def test_a_yardstick_ends_where_its_clause_does(intent, expected):
+    from cts_dataset.protocol.question_forms import yardstick_in
+
+    assert yardstick_in(intent) == expected
+
+
+COMPANIES = ("Which were the largest companies by market capitalization in {}?",
+             "Which were the largest companies by market capitalization?")
+
+
+@pytest.mark.parametrize(("left_out", "question", "expected", "rule"), [
+    ("2021", "Based on which year?", "2021", "typed"),  # a criterion's words, but it asks for a time
+    ("2021", "In terms of which time period?", "2021", "typed"),
+    ("Germany", "Based on which country?", "Germany", "criterion"),
+    ("2021", "What criteria are you using to determine the largest companies?", "market capitalization", "criterion"),
+])
+def test_a_question_for_a_time_or_a_place_is_not_answered_with_the_yardstick(left_out, question, expected, rule):
+    pair = (COMPANIES[0].format(left_out), COMPANIES[1])
+    assert answered(pair, question) == (expected, rule)
+
+
+@pytest.mark.parametrize(("question", "language", "expected"), [
+    ("Area or volume: which one?", "en", ["Area", "volume"]),  # the choice before the colon
+    ("Largest by area or by volume? Note: it matters.", "en", ["Largest by area", "by volume? Note"]),
+    ("是男足或女足？", "zh", ["是男足", "女足？"]),  # a lone 或
+])
+def test_a_choice_is_found_on_either_side_of_a_colon_and_after_a_lone_huo(question, language, expected):
+    from cts_dataset.protocol.answer_phrasing import alternatives, is_either_or
+
+    assert alternatives(question, language) == expected
+    assert is_either_or(question, language)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Area or volume: which one?", "area"),
+])
+def test_an_either_or_question_with_its_choice_before_a_colon_is_settled(question, expected):
+    assert answered(LAKE, question) == (expected, "either_or")
+
+
+def test_a_lone_huo_offers_a_choice_not_a_yes_no_question():
+    from cts_dataset.protocol.answer_phrasing import is_either_or
+
+    assert answered(TICKETS, "是成都或北京的？", "zh") == ("成都", "either_or")
+    assert not is_either_or("或许是成都的？", "zh")  # 或许 ("perhaps") offers no choice

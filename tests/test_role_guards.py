@@ -126,9 +126,56 @@ def test_an_edit_to_any_guard_file_changes_the_guards_source_hash(tmp_path):
         shutil.copy(package / name, tmp_path / name)
     assert guards_source(tmp_path) == guards_source()  # the installed files, read the same way
     seen = {guards_source(tmp_path)}
-    for name in ("protocol/answer_rules.py", "diagnostics/rules.py", "text.py"):
+    for name in GUARD_FILES:
         path = tmp_path / name
         path.write_bytes(path.read_bytes() + b"\n# an edit\n")
         guards_source.cache_clear()
         seen.add(guards_source(tmp_path))
-    assert len(seen) == 4
+    assert len(seen) == len(GUARD_FILES) + 1
+
+
+def test_line_endings_do_not_change_the_guards_source_hash(tmp_path):
+    from pathlib import Path
+
+    import cts_dataset
+    from cts_dataset.protocol.role_guards import GUARD_FILES, guards_source
+
+    package = Path(cts_dataset.__file__).parent
+    for name in GUARD_FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes((package / name).read_bytes().replace(b"\n", b"\r\n"))
+    assert guards_source(tmp_path) == guards_source()
+
+
+# Modules the guard files import that hold no rule of what an answer, a question or a rewrite may say.
+_NOT_RULES = {"corpus.py", "errors.py", "models/base.py", "prompts.py", "protocol/prompts.py",
+              "protocol/__init__.py", "records.py", "templates.py"}
+
+
+def test_every_module_the_guards_read_is_hashed_or_named_as_no_rule():
+    import ast
+    from pathlib import Path
+
+    import cts_dataset
+    from cts_dataset.protocol.role_guards import GUARD_FILES
+
+    package = Path(cts_dataset.__file__).parent
+
+    def imported(name: str) -> set[str]:
+        found = set()
+        for node in ast.walk(ast.parse((package / name).read_text(encoding="utf-8"))):
+            modules = ([node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                       if isinstance(node, ast.ImportFrom) and node.module else
+                       [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for module in (m for m in modules if m.startswith("cts_dataset.")):
+                path = Path(*module.split(".")[1:])
+                found |= {str(p) for p in (path.with_suffix(".py"), path / "__init__.py") if (package / p).is_file()}
+        return found
+
+    seen, todo = set(), list(GUARD_FILES)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += imported(name)
+    assert seen - set(GUARD_FILES) - _NOT_RULES == set()

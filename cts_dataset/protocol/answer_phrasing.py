@@ -57,6 +57,10 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     return typed[0] if len(typed) == 1 else UNKNOWN
 
 
+# "or" in Chinese: 还是, 或者, 或是, a lone 或 ("男足或女足？"), not 或许 ("perhaps").
+_OR_ZH = r"还是|或者|或是|或(?!许)"
+
+
 def is_yes_no(question: str, language: str) -> bool:
     """A question answered by yes or no ("Do you mean the 1976 one?"), not a choice ("... or ...?") and not
     a question for a value ("Which year?")."""
@@ -66,18 +70,21 @@ def is_yes_no(question: str, language: str) -> bool:
 
 def is_either_or(question: str, language: str) -> bool:
     """A question that offers alternatives ("by area or by population?", "国内还是国外？")."""
-    return bool(re.search(r"还是|或者" if re.search(rf"[{CJK}]", question) else r"\bor\b",
+    return bool(re.search(_OR_ZH if re.search(rf"[{CJK}]", question) else r"\bor\b",
                           question, re.IGNORECASE))
 
 
 def alternatives(question: str, language: str) -> list[str]:
     """The alternatives an either-or question offers, as written: "What kind of poem: epic, lyric, or
-    ballad?" -> "epic", "lyric", "ballad" (what leads up to a colon only asks); "国内还是国外？" -> 国内, 国外.
-    Empty pieces are dropped."""
+    ballad?" -> "epic", "lyric", "ballad" (a colon parts the choice from the words that only ask, on either
+    side: "Area or volume: which one?"); "国内还是国外？" -> 国内, 国外. Empty pieces are dropped."""
     if language == "zh":
-        parts = re.split(r"还是|或者|或是|或", question)
+        parts = re.split(_OR_ZH, question)
     else:
-        asked = question.split(":", 1)[1] if ":" in question else question
+        asked = question
+        if ":" in question:
+            lead, rest = question.split(":", 1)
+            asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b|,", rest) else rest
         parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
     return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
 

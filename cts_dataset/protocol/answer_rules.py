@@ -144,7 +144,7 @@ def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
     January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
     measured?"); else the model chooses."""
-    stated = yardstick_in(intent)
+    stated = yardstick_in(intent) if classify(question) not in TYPED else None  # "Based on which year?" asks for one
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest
         return stated
     barred = {"time", "region"} if MEASURE.search(question) else {"time"}

@@ -37,11 +37,36 @@ _SUPERLATIVE = re.compile(r"-(?:\w+est|most|least)$", re.IGNORECASE)
 _TIME_OR_PLACE = r"(?:in|as|at|during|from|since|for|on|among|between|within|across|worldwide)"
 # The yardstick an intent ranks or measures by: "by" after a superlative or a rank, up to the clause's end
 # ("the second and third biggest in the European Union by GDP", "rank eighth and tenth in the world by
-# area", "largest by both area and population"). A measure is no name: not "by Dickens", "by a Russian".
+# area", "largest by both area and population"). yardstick_in() then drops what is no measure.
 _BY_YARDSTICK = re.compile(
-    rf"\b(?:\w+est|most|least|rank(?:s|ed|ing)?)\b[^,;?]*?\bby (?P<by>(?:the |their |its )?(?:[a-z][\w-]*|[A-Z]{{2,}})"
+    rf"\b(?P<sup>(?i:\w+est|most|least|rank(?:s|ed|ing)?))\b[^,;?]*?\bby (?P<by>(?:the |their |its )?(?:[a-z][\w-]*|[A-Z]{{2,}})"
     rf"(?: (?!{_TIME_OR_PLACE}\b)[\w-]+){{0,3}}?)"
     rf"(?=\s*(?:[,;?.]|$|\band (?:how|what|which|who|whom|when|where|why)\b|\b{_TIME_OR_PLACE}\b))")
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words in -est that are no superlative ("interest rates set by central banks", "the Midwest").
+_NOT_SUPERLATIVE = _words(
+    "interest midwest west northwest southwest forest guest quest request test contest protest rest chest nest "
+    "vest harvest honest modest manifest suggest digest invest arrest conquest earnest priest unrest everest "
+    "budapest bucharest inquest pest zest crest jest bequest behest")
+# A participle before "by" names who did it, not a measure ("launched by NASA", "won by", "written by women"),
+# except the verbs of ranking and measuring ("ranked by area").
+_AGENT_VERB = re.compile(
+    r"\w+ed|won|made|written|sold|held|built|given|taken|led|run|sung|drawn|done|seen|known|shown|set|spoken|"
+    r"driven|thrown|grown|brought|bought|taught|caught|fought|found|kept|paid|sent|spent|told|chosen|eaten|"
+    r"hidden|broken|stolen|worn|beaten|struck|begun|ridden|flown", re.IGNORECASE)
+_MEASURING_VERBS = _words(
+    "ranked measured rated ordered sorted judged determined counted calculated assessed weighted adjusted")
+# "by" phrases of time, place, means and manner: "by far", "by the end of the century", "by the river", "by train".
+_NOT_A_MEASURE = _words(
+    "far end way hour day week month year time river side sea lake shore coast then now means night car train "
+    "bus plane air foot ship boat road rail hand default chance accident mistake law name birth nature contrast "
+    "comparison itself themselves")
+# Where a measure's words end: a clause about something else ("by capacity used by FIFA", "by area and its capital").
+_AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used|\w+ed)$|^and (?:its|their|his|her|the|a|an)$",
+                              re.IGNORECASE)
 # "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most one
 # word, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
 _FACT = re.compile(r"^\s*(?:what|which)(?: [a-z-]+)? (?:is|are|was|were) (?!that\b|it\b|this\b|those\b|these\b)\w",
@@ -71,9 +96,26 @@ def ranking_sides(question: str) -> int:
 
 
 def yardstick_in(intent: str) -> str | None:
-    """The phrase an intent ranks or measures by ("area" in "... eighth and tenth in the world by area")."""
+    """The phrase an intent ranks or measures by ("area" in "... eighth and tenth in the world by area"); not
+    an agent, a name, a time, a place or a means ("launched by NASA", "by the Beatles", "by far", "by train")."""
     found = _BY_YARDSTICK.search(intent)
-    return found.group("by") if found and not found.group("by").startswith(("a ", "an ")) else None
+    if not found or found.group("sup").lower() in _NOT_SUPERLATIVE:
+        return None
+    before = intent[:found.start("by")].split()  # [..., the word before "by", "by"]
+    if len(before) >= 2 and _AGENT_VERB.fullmatch(before[-2]) and before[-2].lower() not in _MEASURING_VERBS:
+        return None
+    words = found.group("by").split()
+    kept = words[:1]
+    for i, word in enumerate(words[1:], start=1):
+        if _AFTER_A_MEASURE.match(word) or _AFTER_A_MEASURE.match(" ".join(words[i:i + 2])):
+            break
+        kept.append(word)
+    head = kept[1:] if kept[0].lower() in ("the", "their", "its") else kept
+    if not head or head[0].lower() in {"a", "an"} | _NOT_A_MEASURE:
+        return None
+    if any(w[0].isupper() and not w.isupper() for w in head) or (kept[0] == "the" and head[0].isupper()):
+        return None  # a name ("by the Beatles", "by van Gogh", "by the UN"), not a measure
+    return " ".join(kept)
 
 
 def ranks_in(text: str) -> list[str]:

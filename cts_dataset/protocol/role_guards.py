@@ -51,13 +51,14 @@ _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
 # Bump when a guard's rule changes (in any of GUARD_FILES): it names the rules for people. The run identity
 # also holds guards_source(), a hash of those files, so a folder is never resumed across an edit nobody bumped.
-GUARDS_VERSION = 9
+GUARDS_VERSION = 10
 # The files whose rules decide what the guards let through (relative to the package): the guards, the
-# answerer and its rules, the question-type rules it relies on, the tokeniser they all read words with.
+# answerer and its rules, the question-type rules it relies on, what each role sees and how a dialogue is
+# rendered for it, the tokeniser they all read words with.
 GUARD_FILES = tuple(f"protocol/{name}.py" for name in (
     "role_guards", "answerer", "answer_rules", "answer_phrasing", "answer_guesses", "answer_choices",
-    "answer_choices_zh", "question_forms", "span_types", "word_forms", "clarifier", "rewriter")) + (
-    "diagnostics/rules.py", "text.py")
+    "answer_choices_zh", "question_forms", "span_types", "word_forms", "clarifier", "rewriter", "roles", "views")) + (
+    "diagnostics/rules.py", "diagnostics/types.py", "text.py")
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
 _DONT_KNOW = re.compile(r"^\s*(?:i\s+(?:don'?t|do not)\s+know|not sure|no idea|不知道|不清楚|不确定)\W*$", re.IGNORECASE)
@@ -70,7 +71,8 @@ def guards_source(package: Path | None = None) -> str:
     package = package or Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
     for name in GUARD_FILES:
-        digest.update(name.encode() + b"\0" + (package / name).read_bytes() + b"\0")
+        text = (package / name).read_bytes().replace(b"\r\n", b"\n")  # a checkout's line endings are no rule
+        digest.update(name.encode() + b"\0" + text + b"\0")
     return digest.hexdigest()[:16]
 
 
