@@ -414,3 +414,15 @@ def test_a_lone_huo_offers_a_choice_not_a_yes_no_question():
 
     assert answered(TICKETS, "是成都或北京的？", "zh") == ("成都", "either_or")
     assert not is_either_or("或许是成都的？", "zh")  # 或许 ("perhaps") offers no choice
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Which cities are the eleventh- and eighteenth-largest in Africa by population?",
+      "Which cities are among the largest in Africa by population?"),
+     "What criteria are you using to determine the size of the cities?", "population"),
+    (("Which is the smallest capital city in the European Union by both area and population?",
+      "Which is the smallest capital city by both area and population?"),
+     "What criteria are you using to determine the smallest capital city?", "both area and population"),
+])
+def test_a_question_for_the_yardstick_that_mentions_a_place_still_gets_the_yardstick(pair, question, expected):
+    assert answered(pair, question) == (expected, "criterion")
