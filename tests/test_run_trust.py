@@ -106,6 +106,22 @@ def test_an_edited_guard_file_is_refused_even_without_a_version_bump(tmp_path, s
         run(tmp_path / "r", searcher, make_models())
 
 
+def test_another_release_of_the_data_the_answer_rules_read_is_refused(tmp_path, searcher, monkeypatch):
+    from importlib.metadata import version
+
+    from cts_dataset.pipeline import components
+
+    run(tmp_path / "r", searcher, make_models(), answer_mode="choose")
+    options = json.loads((tmp_path / "r" / "config.json").read_text(encoding="utf-8"))["identity"]["protocol"][
+        "answer_options"]
+    assert options["words"] == f"PyStemmer {version('PyStemmer')}, bm25s {version('bm25s')} stopwords"
+    assert options["places"].startswith(f"pycountry {version('pycountry')}")
+    real = components.answer_options_identity
+    monkeypatch.setattr(components, "answer_options_identity", lambda mode: {**real(mode), "words": "PyStemmer 0.0"})
+    with pytest.raises(IdentityMismatch, match=r"answer_options\.words"):
+        run(tmp_path / "r", searcher, make_models(), answer_mode="choose")
+
+
 def test_growing_the_limit_and_the_budgets_reuses_every_record(tmp_path, searcher):
     first = make_models()
     run(tmp_path / "r", searcher, first, limit=2, budgets=[1])

