@@ -1,14 +1,17 @@
-"""Every question a run asked, answered again by the installed answerer's rules, without a model.
+"""Every question a run asked, answered again by the installed user answerer, without a model.
 
     python benchmarks/replay_answers.py RUN_DIR > answers.jsonl             # a run folder (answer.jsonl)
     python benchmarks/replay_answers.py docs/track_report/report.html > answers.jsonl   # a report page
 
-One JSON line per (instance, question), sorted: [instance, question, answer, rule, model requests]. Where
-no rule settles a question, a scripted model picks the first option it is offered, so the line also holds
-the request the answerer would send. Run it in two checkouts (two guard versions) and diff the outputs:
-identical files mean the newer rules give every recorded question the same answer and the same model
-request, so a rerun would give the same dialogues. The answerer plays answer mode ``choose`` with the
-``cpu-smoke`` prompt (v3).
+One JSON line per (instance, question) the answerer was asked, sorted: [instance, question, answer, rule,
+replaced, unsupported, model requests]. Where no rule settles a question, the model's reply is the one
+the run recorded for it (a run folder), else a pick of the first option offered (a report page, or a
+question the run settled by a rule), so each line also holds the request the answerer would send.
+
+Run it in two checkouts (two guard versions) and diff the outputs: identical files mean the newer answerer
+gives every recorded question the same answer and sends the same request. Only the answerer is replayed:
+a change to the clarifier's or the rewriter's guard needs a rerun. Runs in answer mode ``choose`` only
+(the ``cpu-smoke`` preset), with the prompt version the run recorded (a report page: v3).
 """
 
 from __future__ import annotations
@@ -27,58 +30,74 @@ from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import AnswererView
 
 _PAGE_DATA = re.compile(r'<script id="report-data" type="application/json">(.*?)</script>', re.DOTALL)
+Asked = dict[tuple[str, str], tuple[AnswererView, str]]  # (instance, question) -> (view, recorded reply or "")
 
 
-def asked_in_run(folder: Path) -> dict[tuple[str, str], AnswererView]:
-    """The questions of a run folder, with the views the answerer saw (from the run's dataset)."""
-    dataset = json.loads((folder / "config.json").read_text(encoding="utf-8"))["config"]["dataset"]
-    instances = {i.id: i for i in load(dataset)}
-    views = {}
+def asked_in_run(folder: Path) -> tuple[Asked, str]:
+    """The questions a run folder's answerer was asked, with its views and recorded replies, and the prompt
+    version it played."""
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    mode = config["identity"]["protocol"]["answer_mode"]
+    if mode != "choose":
+        sys.exit(f"{folder / 'config.json'}: answer_mode {mode!r}: only runs in answer mode 'choose' are replayed")
+    instances = {i.id: i for i in load(config["config"]["dataset"])}
+    asked: Asked = {}
+    version = "v3"
     with (folder / "answer.jsonl").open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
             try:
                 record = json.loads(line)
                 instance = instances[record["instance"]]
-            except (json.JSONDecodeError, KeyError) as error:
+                question, raw = record["question"], record.get("raw") or ""
+                version = record["prompt"].split("/")[1]  # "answerer/v3/en"
+            except (json.JSONDecodeError, KeyError, IndexError, AttributeError) as error:
                 sys.exit(f"{folder / 'answer.jsonl'}:{number}: {error!r}")
-            views[(instance.id, record["question"])] = AnswererView(
-                instance.fused_query, instance.language, record["question"], instance.blurred_query)
-    return views
+            if question and not record.get("invalid_question"):  # an invalid question never reaches the answerer
+                view = AnswererView(instance.fused_query, instance.language, question, instance.blurred_query)
+                asked[(instance.id, question)] = (view, raw)
+    return asked, version
 
 
-def asked_in_report(page: Path) -> dict[tuple[str, str], AnswererView]:
+def asked_in_report(page: Path) -> Asked:
     """The questions of every run a report page shows, with the intents and queries it holds."""
     found = _PAGE_DATA.search(page.read_text(encoding="utf-8"))
     if not found:
         sys.exit(f"{page}: no report data (a page written by `ctsbench report`?)")
     data = json.loads(found.group(1))
-    views = {}
+    asked: Asked = {}
     for row in data["rows"]:
         instance = data["instances"][row["instance"]]
         language = "zh" if re.search(r"[\u4e00-\u9fff]", instance["intent"]) else "en"
-        for question in row["questions"]:
-            views[(row["instance"], question)] = AnswererView(
-                instance["intent"], language, question, instance["blurred_query"])
-    return views
+        turns = zip(row.get("questions") or [], row.get("turn_status") or [], strict=False)
+        for question, status in turns:  # a failed row has no questions; "invalid"/"declined" never reach it
+            if question and status not in ("invalid", "declined"):
+                view = AnswererView(instance["intent"], language, question, instance["blurred_query"])
+                asked[(row["instance"], question)] = (view, "")
+    return asked
 
 
-def replay(views: dict[tuple[str, str], AnswererView]) -> list[list]:
-    """Each question answered by the rules, else by the first option offered; with the requests sent."""
+def replay(asked: Asked, prompt_version: str = "v3") -> list[list]:
+    """Each question answered by the installed answerer; the model's reply is the recorded one, else the
+    first option offered. With the requests it sent."""
     requests: list[str] = []
+    recorded = ""
 
-    def first_option(request: ChatRequest) -> str:
+    def reply(request: ChatRequest) -> str:
         requests.append(request.messages[-1].content)
+        if recorded:
+            return recorded
         listed = next((line for line in request.messages[-1].content.splitlines()
                        if line.startswith(("Options", "选项"))), "")
         options = re.findall(r'"([^"]+)"', listed)
         return json.dumps({"answer": options[0] if options else "unknown"}, ensure_ascii=False)
 
-    model, settings = ScriptedModel(default=first_option), RoleSettings(prompt_version="v3")
+    model, settings = ScriptedModel(default=reply), RoleSettings(prompt_version=prompt_version)
     lines = []
-    for key in sorted(views):
+    for key in sorted(asked):
+        view, recorded = asked[key]
         requests.clear()
-        [answer] = answerer.answer(model, [views[key]], settings, mode="choose")
-        lines.append([*key, answer.text, answer.decided_by, list(requests)])
+        [answer] = answerer.answer(model, [view], settings, mode="choose")
+        lines.append([*key, answer.text, answer.decided_by, answer.replaced, list(answer.unsupported), list(requests)])
     return lines
 
 
@@ -87,12 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("source", type=Path, help="a run folder, or a report page (report.html)")
     args = parser.parse_args(argv)
     if args.source.is_dir():
-        views = asked_in_run(args.source)
+        asked, version = asked_in_run(args.source)
     elif args.source.is_file():
-        views = asked_in_report(args.source)
+        asked, version = asked_in_report(args.source), "v3"
     else:
         sys.exit(f"{args.source}: no such run folder or report page")
-    lines = replay(views)
+    lines = replay(asked, version)
     for line in lines:
         print(json.dumps(line, ensure_ascii=False))
     print(f"{len(lines)} questions, {sum(1 for line in lines if line[3])} settled by the rules", file=sys.stderr)

@@ -354,8 +354,12 @@ def test_the_yardstick_of_an_intent_is_what_it_ranks_by(intent, expected):
     "What is the oldest building by the river Thames?",  # a place
     "What is the most common surname by far in Korea?",  # an idiom
     "What is the fastest way to get to Paris by train?",  # a means
-    "Which interest rates were set by central banks?",  # "interest" is no superlative
+    "What are the interest rates by country?",  # "interest" is no superlative
     "Which cities in the Midwest are served by rail?",
+    "What are the most famous novels by women?",  # people, with no participle
+    "Which city will be the most populous by the turn of the century?",
+    "Which will be the largest economy by the next decade?",
+    "What is the fastest way to get there by taxi?",
 ])
 def test_an_agent_a_name_a_time_or_a_means_is_no_yardstick(intent):
     from cts_dataset.protocol.question_forms import yardstick_in
@@ -368,6 +372,16 @@ def test_an_agent_a_name_a_time_or_a_means_is_no_yardstick(intent):
     ("What is the biggest stadium by capacity used by FIFA?", "capacity"),
     ("Most visited museums by attendance in 2019?", "attendance"),  # a capitalised superlative
     ("Which cities are ranked highest by population?", "population"),  # ranking is a measuring verb
+    ("What is the fastest car in the world by top speed?", "top speed"),  # "speed" is no participle
+    ("Which states have the most seats by number of registered voters?", "number of registered voters"),
+    ("Which cities are the largest by the estimated population?", "the estimated population"),
+    ("Which countries in Europe are ranked highest by birth rate?", "birth rate"),  # "birth" alone is no measure
+    ("What is the largest dog breed by weight?", "weight"),  # "breed" is a noun
+    ("Which are the most populous cities listed by population?", "population"),
+    ("Which countries are ranked highest by number of Nobel laureates?", "number of Nobel laureates"),
+    ("What are the interest rates of the largest economies by GDP?", "GDP"),  # the superlative after "interest"
+    ("Which Test cricket team ranks highest by wins?", "wins"),
+    ("Which forest is the largest by area?", "area"),
 ])
 def test_a_yardstick_ends_where_its_clause_does(intent, expected):
     from cts_dataset.protocol.question_forms import yardstick_in
@@ -382,17 +396,27 @@ COMPANIES = ("Which were the largest companies by market capitalization in {}?",
 @pytest.mark.parametrize(("left_out", "question", "expected", "rule"), [
     ("2021", "Based on which year?", "2021", "typed"),  # a criterion's words, but it asks for a time
     ("2021", "In terms of which time period?", "2021", "typed"),
-    ("Germany", "Based on which country?", "Germany", "criterion"),
+    ("Germany", "Based on which country?", "Germany", "typed"),
     ("2021", "What criteria are you using to determine the largest companies?", "market capitalization", "criterion"),
+    ("2021", "What criteria are you using when you say largest?", "market capitalization", "criterion"),
+    ("2021", "How should 'largest' be measured when comparing companies?", "market capitalization", "criterion"),
+    ("Germany", "What criteria are you using where companies are compared?", "market capitalization", "criterion"),
 ])
 def test_a_question_for_a_time_or_a_place_is_not_answered_with_the_yardstick(left_out, question, expected, rule):
     pair = (COMPANIES[0].format(left_out), COMPANIES[1])
     assert answered(pair, question) == (expected, rule)
 
 
+@pytest.mark.parametrize(("question", "asked"), [("Based on which year?", "2021"), ("Based on which country?", "Germany")])
+def test_a_question_for_a_time_or_a_place_gets_it_though_the_query_also_lacks_the_yardstick(question, asked):
+    intent = f"Which were the largest companies by market capitalization in {asked}?"
+    answer, rule = answered((intent, "Which were the largest companies?"), question)
+    assert asked in answer and rule != "criterion"
+
+
 @pytest.mark.parametrize(("question", "language", "expected"), [
     ("Area or volume: which one?", "en", ["Area", "volume"]),  # the choice before the colon
-    ("Largest by area or by volume? Note: it matters.", "en", ["Largest by area", "by volume? Note"]),
+    ("Area or volume: which one, exactly?", "en", ["Area", "volume"]),
     ("是男足或女足？", "zh", ["是男足", "女足？"]),  # a lone 或
 ])
 def test_a_choice_is_found_on_either_side_of_a_colon_and_after_a_lone_huo(question, language, expected):
@@ -413,7 +437,8 @@ def test_a_lone_huo_offers_a_choice_not_a_yes_no_question():
     from cts_dataset.protocol.answer_phrasing import is_either_or
 
     assert answered(TICKETS, "是成都或北京的？", "zh") == ("成都", "either_or")
-    assert not is_either_or("或许是成都的？", "zh")  # 或许 ("perhaps") offers no choice
+    for no_choice in ("或许是成都的？", "门票是您旅行中不可或缺的吗？", "价格或将调整吗？", "是成都的吗，或多或少？", "是2022年或称第19届的吗？"):
+        assert not is_either_or(no_choice, "zh"), no_choice  # 或许, 不可或缺, 或将, 或多或少, 或称: no choice
 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [

@@ -120,6 +120,7 @@ def test_another_release_of_the_data_the_answer_rules_read_is_refused(tmp_path, 
     monkeypatch.setattr(components, "answer_options_identity", lambda mode: {**real(mode), "words": "PyStemmer 0.0"})
     with pytest.raises(IdentityMismatch, match=r"answer_options\.words"):
         run(tmp_path / "r", searcher, make_models(), answer_mode="choose")
+    assert set(real("replace")) == {"words"}  # the free-form answerer's guard reads words with them too
 
 
 def test_growing_the_limit_and_the_budgets_reuses_every_record(tmp_path, searcher):

@@ -57,8 +57,9 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     return typed[0] if len(typed) == 1 else UNKNOWN
 
 
-# "or" in Chinese: 还是, 或者, 或是, a lone 或 ("男足或女足？"), not 或许 ("perhaps").
-_OR_ZH = r"还是|或者|或是|或(?!许)"
+# "or" in Chinese: 还是, 或者, 或是, a lone 或 ("男足或女足？"), not in 或许 ("perhaps"), 或将, 或称, 或多或少,
+# 不可或缺.
+_OR_ZH = r"还是|或者|或是|(?<![可多])或(?![许将称多缺])"
 
 
 def is_yes_no(question: str, language: str) -> bool:
@@ -84,7 +85,7 @@ def alternatives(question: str, language: str) -> list[str]:
         asked = question
         if ":" in question:
             lead, rest = question.split(":", 1)
-            asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b|,", rest) else rest
+            asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b", rest) else rest
         parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
     return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
 

@@ -67,11 +67,12 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
-# A question for a time or a place by its name ("Based on which year?", "In terms of which country?"), not one
-# that only mentions a place ("What criteria determine the smallest capital city?").
+# A question that ends by asking which time or place ("Based on which year?", "In terms of which time
+# period?"), not one that mentions a place or a time on the way ("What criteria determine which cities count
+# as largest?", "What criteria are you using when you say largest?").
 _WHICH_TIME_OR_PLACE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
-    r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)\b|\b(?:when|where)\b", re.IGNORECASE)
+    r"\b(?:which|what)\s+(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
+    r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)\W*$", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
     r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
@@ -149,7 +150,9 @@ def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
     January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
     measured?"); else the model chooses."""
-    stated = yardstick_in(intent) if not _WHICH_TIME_OR_PLACE.search(question) else None  # "Based on which year?"
+    if _WHICH_TIME_OR_PLACE.search(question):  # "Based on which year?": the rules for a time or a place answer
+        return None
+    stated = yardstick_in(intent)
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest
         return stated
     barred = {"time", "region"} if MEASURE.search(question) else {"time"}

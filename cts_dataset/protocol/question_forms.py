@@ -35,37 +35,43 @@ _RANKS = re.compile(
 _SUPERLATIVE = re.compile(r"-(?:\w+est|most|least)$", re.IGNORECASE)
 # Words that begin a time or a place after a yardstick ("by revenue in 2020"): not part of it.
 _TIME_OR_PLACE = r"(?:in|as|at|during|from|since|for|on|among|between|within|across|worldwide)"
-# The yardstick an intent ranks or measures by: "by" after a superlative or a rank, up to the clause's end
-# ("the second and third biggest in the European Union by GDP", "rank eighth and tenth in the world by
-# area", "largest by both area and population"). yardstick_in() then drops what is no measure.
-_BY_YARDSTICK = re.compile(
-    rf"\b(?P<sup>(?i:\w+est|most|least|rank(?:s|ed|ing)?))\b[^,;?]*?\bby (?P<by>(?:the |their |its )?(?:[a-z][\w-]*|[A-Z]{{2,}})"
-    rf"(?: (?!{_TIME_OR_PLACE}\b)[\w-]+){{0,3}}?)"
-    rf"(?=\s*(?:[,;?.]|$|\band (?:how|what|which|who|whom|when|where|why)\b|\b{_TIME_OR_PLACE}\b))")
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Words in -est that are no superlative ("interest rates set by central banks", "the Midwest").
+# Words in -est that are no superlative ("interest rates set by central banks", "the Midwest", "Test cricket").
 _NOT_SUPERLATIVE = _words(
     "interest midwest west northwest southwest forest guest quest request test contest protest rest chest nest "
     "vest harvest honest modest manifest suggest digest invest arrest conquest earnest priest unrest everest "
     "budapest bucharest inquest pest zest crest jest bequest behest")
+# The yardstick an intent ranks or measures by: "by" after a superlative or a rank, up to the clause's end
+# ("the second and third biggest in the European Union by GDP", "rank eighth and tenth in the world by
+# area", "largest by both area and population"). yardstick_in() then drops what is no measure.
+_BY_YARDSTICK = re.compile(
+    rf"\b(?i:(?!(?:{'|'.join(sorted(_NOT_SUPERLATIVE))})\b))(?P<sup>(?i:\w+est|most|least|rank(?:s|ed|ing)?))\b"
+    rf"[^,;?]*?\bby (?P<by>(?:the |their |its )?(?:[a-z][\w-]*|[A-Z]{{2,}})(?: (?!{_TIME_OR_PLACE}\b)[\w-]+){{0,3}}?)"
+    rf"(?=\s*(?:[,;?.]|$|\band (?:how|what|which|who|whom|when|where|why)\b|\b{_TIME_OR_PLACE}\b))")
 # A participle before "by" names who did it, not a measure ("launched by NASA", "won by", "written by women"),
-# except the verbs of ranking and measuring ("ranked by area").
+# except the verbs of ranking and measuring ("ranked by area"); "breed", "seed", "speed" are nouns.
 _AGENT_VERB = re.compile(
-    r"\w+ed|won|made|written|sold|held|built|given|taken|led|run|sung|drawn|done|seen|known|shown|set|spoken|"
-    r"driven|thrown|grown|brought|bought|taught|caught|fought|found|kept|paid|sent|spent|told|chosen|eaten|"
-    r"hidden|broken|stolen|worn|beaten|struck|begun|ridden|flown", re.IGNORECASE)
+    r"(?!\w*eed$|hundred$)\w+ed|won|made|written|sold|held|built|given|taken|led|run|sung|drawn|done|seen|known|"
+    r"shown|set|spoken|driven|thrown|grown|brought|bought|taught|caught|fought|found|kept|paid|sent|spent|told|"
+    r"chosen|eaten|hidden|broken|stolen|worn|beaten|struck|begun|ridden|flown", re.IGNORECASE)
 _MEASURING_VERBS = _words(
-    "ranked measured rated ordered sorted judged determined counted calculated assessed weighted adjusted")
-# "by" phrases of time, place, means and manner: "by far", "by the end of the century", "by the river", "by train".
+    "ranked measured rated ordered sorted judged determined counted calculated assessed weighted adjusted listed "
+    "classified valued grouped compared scored graded categorized categorised")
+# "by" phrases of time, place, means and manner, alone or before "of" ("by far", "by train", "by the end of
+# the century", "by the turn of the century"); "by birth rate", "by car ownership" are measures.
 _NOT_A_MEASURE = _words(
-    "far end way hour day week month year time river side sea lake shore coast then now means night car train "
-    "bus plane air foot ship boat road rail hand default chance accident mistake law name birth nature contrast "
-    "comparison itself themselves")
+    "far end turn way hour day week month year time river side sea lake shore coast means night car train bus "
+    "taxi ferry metro subway tram bicycle bike plane air foot ship boat road rail hand default chance accident "
+    "mistake law name birth nature contrast comparison itself themselves")
+# ... and what never begins one ("by the next decade", "by then", "by mid-century"), nor people ("by women").
+_NEVER_A_MEASURE = _words(
+    "next last then now mid-century women men children people authors writers artists players fans critics "
+    "readers users tourists visitors economists experts scholars historians")
 # Where a measure's words end: a clause about something else ("by capacity used by FIFA", "by area and its capital").
-_AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used|\w+ed)$|^and (?:its|their|his|her|the|a|an)$",
+_AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used)$|^and (?:its|their|his|her|the|a|an)$",
                               re.IGNORECASE)
 # "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most one
 # word, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
@@ -97,10 +103,16 @@ def ranking_sides(question: str) -> int:
 
 def yardstick_in(intent: str) -> str | None:
     """The phrase an intent ranks or measures by ("area" in "... eighth and tenth in the world by area"); not
-    an agent, a name, a time, a place or a means ("launched by NASA", "by the Beatles", "by far", "by train")."""
-    found = _BY_YARDSTICK.search(intent)
-    if not found or found.group("sup").lower() in _NOT_SUPERLATIVE:
-        return None
+    what follows a participle ("launched by NASA"), a name ("by the Beatles"), a time, a place, a means or
+    people ("by far", "by train", "by women")."""
+    for found in _BY_YARDSTICK.finditer(intent):
+        measure = _measure(intent, found)
+        if measure:
+            return measure
+    return None
+
+
+def _measure(intent: str, found: re.Match[str]) -> str | None:
     before = intent[:found.start("by")].split()  # [..., the word before "by", "by"]
     if len(before) >= 2 and _AGENT_VERB.fullmatch(before[-2]) and before[-2].lower() not in _MEASURING_VERBS:
         return None
@@ -110,11 +122,14 @@ def yardstick_in(intent: str) -> str | None:
         if _AFTER_A_MEASURE.match(word) or _AFTER_A_MEASURE.match(" ".join(words[i:i + 2])):
             break
         kept.append(word)
-    head = kept[1:] if kept[0].lower() in ("the", "their", "its") else kept
-    if not head or head[0].lower() in {"a", "an"} | _NOT_A_MEASURE:
+    named = kept[1:] if kept[0].lower() in ("the", "their", "its") else kept
+    head = [w.lower() for w in named]
+    if not head or head[0] in {"a", "an"} | _NEVER_A_MEASURE:
         return None
-    if any(w[0].isupper() and not w.isupper() for w in head) or (kept[0] == "the" and head[0].isupper()):
-        return None  # a name ("by the Beatles", "by van Gogh", "by the UN"), not a measure
+    if head[0] in _NOT_A_MEASURE and (len(head) == 1 or head[1] == "of"):
+        return None
+    if any(w[0].isupper() and not w.isupper() for w in named[:2]) or (kept[0] == "the" and named[0].isupper()):
+        return None  # a name ("by the Beatles", "by van Gogh", "by the UN"), not a measure ("of Nobel laureates")
     return " ".join(kept)
 
 
