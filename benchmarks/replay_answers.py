@@ -8,8 +8,10 @@ replaced, unsupported, model requests]. Where no rule settles a question, the mo
 the run recorded for it (a run folder), else a pick of the first option offered (a report page, or a
 question the run settled by a rule), so each line also holds the request the answerer would send.
 
-Run it in two checkouts (two guard versions) and diff the outputs: identical files mean the newer answerer
-gives every recorded question the same answer and sends the same request. Only the answerer is replayed:
+Run this script against each version's package and diff the outputs (an older checkout's copy of it may
+print other columns): ``PYTHONPATH=OLD_CHECKOUT python benchmarks/replay_answers.py RUN_DIR > old.jsonl``.
+Identical files mean the newer answerer gives every recorded question the same answer and sends the same
+request. Only the answerer is replayed:
 a change to the clarifier's or the rewriter's guard needs a rerun. Runs in answer mode ``choose`` only
 (the ``cpu-smoke`` preset), with the prompt version the run recorded (a report page: v3).
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 from cts_dataset.data import load
 from cts_dataset.models.base import ChatRequest
 from cts_dataset.models.scripted import ScriptedModel
+from cts_dataset.pipeline.turns import asked as asked_turn
 from cts_dataset.protocol import answerer
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import AnswererView
@@ -37,9 +40,10 @@ def asked_in_run(folder: Path) -> tuple[Asked, str]:
     """The questions a run folder's answerer was asked, with its views and recorded replies, and the prompt
     version it played."""
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    mode = config["identity"]["protocol"]["answer_mode"]
+    mode = (config.get("identity", {}).get("protocol") or {}).get("answer_mode")
     if mode != "choose":
-        sys.exit(f"{folder / 'config.json'}: answer_mode {mode!r}: only runs in answer mode 'choose' are replayed")
+        sys.exit(f"{folder / 'config.json'}: identity.protocol.answer_mode {mode!r}: only runs in answer mode "
+                 "'choose' are replayed")
     instances = {i.id: i for i in load(config["config"]["dataset"])}
     asked: Asked = {}
     version = "v3"
@@ -52,7 +56,10 @@ def asked_in_run(folder: Path) -> tuple[Asked, str]:
                 version = record["prompt"].split("/")[1]  # "answerer/v3/en"
             except (json.JSONDecodeError, KeyError, IndexError, AttributeError) as error:
                 sys.exit(f"{folder / 'answer.jsonl'}:{number}: {error!r}")
-            if question and not record.get("invalid_question"):  # an invalid question never reaches the answerer
+            if not re.fullmatch(r"v\d+", version):
+                sys.exit(f"{folder / 'answer.jsonl'}:{number}: prompt {record['prompt']!r}: only the packaged "
+                         "prompt versions (v1, v2, ...) are replayed")
+            if question and asked_turn(record):  # an invalid or declined turn never reaches the answerer
                 view = AnswererView(instance.fused_query, instance.language, question, instance.blurred_query)
                 asked[(instance.id, question)] = (view, raw)
     return asked, version

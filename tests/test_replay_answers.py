@@ -19,12 +19,12 @@ QUESTIONS = ["Which year?", "Which earthquake did you mean?"]
 
 
 def record(question: str, raw: str = "", **more) -> str:
-    return json.dumps({"instance": "demo-0001", "question": question, "prompt": "answerer/v3/en", "raw": raw, **more})
+    return json.dumps({"instance": "demo-0001", "question": question, "prompt": "answerer/v3/en", "raw": raw} | more)
 
 
 def run_folder(tmp_path: Path, lines: list[str], mode: str = "choose") -> Path:
     folder = tmp_path / "run"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     config = {"config": {"dataset": "demo"}, "identity": {"protocol": {"answer_mode": mode}}}
     (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
     (folder / "answer.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -62,8 +62,23 @@ def test_a_malformed_record_is_named_by_file_and_line(tmp_path):
 
 
 def test_a_run_of_another_answer_mode_is_refused(tmp_path):
-    with pytest.raises(SystemExit, match=r"config\.json: answer_mode 'replace'"):
+    with pytest.raises(SystemExit, match=r"config\.json: identity\.protocol\.answer_mode 'replace'"):
         replay_answers.asked_in_run(run_folder(tmp_path, [record("Which year?")], mode="replace"))
+
+
+def test_a_folder_without_an_answer_mode_or_with_an_own_prompt_file_is_refused_by_name(tmp_path):
+    folder = run_folder(tmp_path, [record("Which year?")])
+    (folder / "config.json").write_text(json.dumps({"config": {"dataset": "demo"}}), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"config\.json: identity\.protocol\.answer_mode None"):
+        replay_answers.asked_in_run(folder)
+    own = run_folder(tmp_path / "own", [record("Which year?", prompt="answerer/my.yaml/en")])
+    with pytest.raises(SystemExit, match=r"answer\.jsonl:1: prompt 'answerer/my\.yaml/en'"):
+        replay_answers.asked_in_run(own)
+
+
+def test_a_turn_an_older_folder_marks_skipped_is_not_replayed(tmp_path):
+    asked, _ = replay_answers.asked_in_run(run_folder(tmp_path, [record("Which year?"), record("Is it?", skipped=True)]))
+    assert list(asked) == [("demo-0001", "Which year?")]
 
 
 def test_a_report_page_is_replayed(tmp_path):

@@ -67,12 +67,13 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
-# A question that ends by asking which time or place ("Based on which year?", "In terms of which time
-# period?"), not one that mentions a place or a time on the way ("What criteria determine which cities count
-# as largest?", "What criteria are you using when you say largest?").
+# A question for a time or a place ("Based on which year?", "Which fiscal year should it be based on?",
+# "Based on rankings from when?"); _asks_time_or_place() leaves out a noun the query itself ranks ("What
+# criteria determine which cities count as largest?" for "Which cities are the largest ...?").
 _WHICH_TIME_OR_PLACE = re.compile(
-    r"\b(?:which|what)\s+(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
-    r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)\W*$", re.IGNORECASE)
+    r"\b(?:which|what)\s+(?:\w+\s+)?(?P<noun>(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)"
+    r"|countr(?:y|ies)|regions?|continents?|states?|cit(?:y|ies)|places?|locations?))(?:'s|s')?\b"
+    r"|\b(?:from|since|until|as of) when\b", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
     r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
@@ -130,7 +131,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
-    yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
+    yardstick = _yardstick(question, intent, query, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -145,12 +146,17 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return _typed(question, missing, spans, language)
 
 
-def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
+def _asks_time_or_place(question: str, query: str) -> bool:
+    return any(not (found.group("noun") and holds(query, found.group("noun").split()[-1], "en"))
+               for found in _WHICH_TIME_OR_PLACE.finditer(question))
+
+
+def _yardstick(question: str, intent: str, query: str, missing: list[str]) -> str | None:
     """What a question for the yardstick is answered with: the one the intent ranks by ("by area"), said
     again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
     January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
     measured?"); else the model chooses."""
-    if _WHICH_TIME_OR_PLACE.search(question):  # "Based on which year?": the rules for a time or a place answer
+    if _asks_time_or_place(question, query):  # "Based on which year?": the rules for a time or a place answer
         return None
     stated = yardstick_in(intent)
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest

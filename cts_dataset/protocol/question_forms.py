@@ -60,16 +60,18 @@ _AGENT_VERB = re.compile(
 _MEASURING_VERBS = _words(
     "ranked measured rated ordered sorted judged determined counted calculated assessed weighted adjusted listed "
     "classified valued grouped compared scored graded categorized categorised")
-# "by" phrases of time, place, means and manner, alone or before "of" ("by far", "by train", "by the end of
-# the century", "by the turn of the century"); "by birth rate", "by car ownership" are measures.
+# "by" phrases of means and manner, alone or before "of", "or" or "and" ("by far", "by train or bus", "by way
+# of"); "by birth rate", "by car ownership" are measures.
 _NOT_A_MEASURE = _words(
-    "far end turn way hour day week month year time river side sea lake shore coast means night car train bus "
-    "taxi ferry metro subway tram bicycle bike plane air foot ship boat road rail hand default chance accident "
-    "mistake law name birth nature contrast comparison itself themselves")
-# ... and what never begins one ("by the next decade", "by then", "by mid-century"), nor people ("by women").
+    "far way hour day week month means night car train bus taxi ferry metro subway tram bicycle bike plane air "
+    "foot ship boat road rail hand default chance accident mistake law name birth nature contrast comparison "
+    "itself themselves public")
+# ... and what never begins one: a time, a place ("by the year 2050", "by the end of the century", "by the
+# river bank", "by then"), or the people who make works ("novels by women").
 _NEVER_A_MEASURE = _words(
-    "next last then now mid-century women men children people authors writers artists players fans critics "
-    "readers users tourists visitors economists experts scholars historians")
+    "next last then now mid-century year time end turn river sea lake shore coast side bank women men children "
+    "authors writers artists composers painters poets")
+_YEAR_OR_DECADE = re.compile(r"^(?:mid-|early-|late-)?\d{3,4}s?$")  # "by 2050", "by the mid-1990s"
 # Where a measure's words end: a clause about something else ("by capacity used by FIFA", "by area and its capital").
 _AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used)$|^and (?:its|their|his|her|the|a|an)$",
                               re.IGNORECASE)
@@ -119,17 +121,19 @@ def _measure(intent: str, found: re.Match[str]) -> str | None:
     words = found.group("by").split()
     kept = words[:1]
     for i, word in enumerate(words[1:], start=1):
-        if _AFTER_A_MEASURE.match(word) or _AFTER_A_MEASURE.match(" ".join(words[i:i + 2])):
+        if _AFTER_A_MEASURE.match(word) or _AFTER_A_MEASURE.match(" ".join(words[i:i + 2])) \
+                or (words[i + 1:i + 2] == ["by"] and _AGENT_VERB.fullmatch(word)):  # "revenue reported by Forbes"
             break
         kept.append(word)
     named = kept[1:] if kept[0].lower() in ("the", "their", "its") else kept
     head = [w.lower() for w in named]
-    if not head or head[0] in {"a", "an"} | _NEVER_A_MEASURE:
+    if not head or head[0] in {"a", "an"} | _NEVER_A_MEASURE or any(_YEAR_OR_DECADE.match(w) for w in head):
         return None
-    if head[0] in _NOT_A_MEASURE and (len(head) == 1 or head[1] == "of"):
+    if head[0] in _NOT_A_MEASURE and (len(head) == 1 or head[1] in ("of", "or", "and")):
         return None
-    if any(w[0].isupper() and not w.isupper() for w in named[:2]) or (kept[0] == "the" and named[0].isupper()):
-        return None  # a name ("by the Beatles", "by van Gogh", "by the UN"), not a measure ("of Nobel laureates")
+    before_of = named[:head.index("of")] if "of" in head else named  # "number of Nobel laureates" is a measure
+    if any(w[0].isupper() and not w.isupper() for w in before_of) or (kept[0] == "the" and named[0].isupper()):
+        return None  # a name ("by the Beatles", "by van Gogh", "by the rock band Queen", "by the UN")
     return " ".join(kept)
 
 
