@@ -40,7 +40,7 @@ def asked_in_run(folder: Path) -> tuple[Asked, str]:
     """The questions a run folder's answerer was asked, with its views and recorded replies, and the prompt
     version it played."""
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    mode = (config.get("identity", {}).get("protocol") or {}).get("answer_mode")
+    mode = ((config.get("identity") or {}).get("protocol") or {}).get("answer_mode")
     if mode != "choose":
         sys.exit(f"{folder / 'config.json'}: identity.protocol.answer_mode {mode!r}: only runs in answer mode "
                  "'choose' are replayed")

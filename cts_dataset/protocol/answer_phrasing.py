@@ -57,9 +57,9 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     return typed[0] if len(typed) == 1 else UNKNOWN
 
 
-# "or" in Chinese: 还是, 或者, 或是, a lone 或 ("男足或女足？", "一个或多个", "现在或将来"), not in the words 或许
-# ("perhaps"), 或将 ("may"), 或称 ("also called"), 或多或少, 不可或缺, 间或, 偶或, 或然.
-_OR_ZH = r"还是|或者|或是|(?<!不可)(?<!或多)(?<!间)(?<!偶)或(?!许|将(?!来)|称(?![号呼谓])|多或少|然)"
+# "or" in Chinese: 还是, 或者, 或是, a lone 或 ("男足或女足？", "一个或多个", "现在或将来", "时间或地点"), not in the
+# words 或许 ("perhaps"), 或将 ("may"), 或称 ("also called"), 或多或少, 不可或缺, 或然.
+_OR_ZH = r"还是|或者|或是|(?<!不可)(?<!或多)或(?!许|将(?!来)|称(?![号呼谓])|多或少|然)"
 
 
 def is_yes_no(question: str, language: str) -> bool:

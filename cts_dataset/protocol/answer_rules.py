@@ -67,12 +67,14 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
-# A question for a time or a place ("Based on which year?", "Which fiscal year should it be based on?",
-# "Based on rankings from when?"); _asks_time_or_place() leaves out a noun the query itself ranks ("What
-# criteria determine which cities count as largest?" for "Which cities are the largest ...?").
+# A question for a time or a place: "Based on which year?", "In terms of which country's figures?", "Which
+# year should the ranking be based on?", "from when?"; not one that only names a time or a place on the way
+# ("What criteria determine which country counts as largest?", "What year-over-year metric?").
+_TIME_OR_PLACE_NOUN = (r"(?:\w+\s+)?(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
+                       r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)(?:'s|s')?")
 _WHICH_TIME_OR_PLACE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?P<noun>(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)"
-    r"|countr(?:y|ies)|regions?|continents?|states?|cit(?:y|ies)|places?|locations?))(?:'s|s')?\b"
+    rf"\b(?:based on|in terms of|for|from|as of|according to|using|with|in) (?:which|what) {_TIME_OR_PLACE_NOUN}(?![\w-])"
+    rf"|^\s*(?:which|what) {_TIME_OR_PLACE_NOUN} (?:should|would|do|does|did|shall|will|must|can|is|are)\b"
     r"|\b(?:from|since|until|as of) when\b", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
@@ -131,7 +133,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
-    yardstick = _yardstick(question, intent, query, missing) if language == "en" and asks_criterion(question) else None
+    yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -146,17 +148,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return _typed(question, missing, spans, language)
 
 
-def _asks_time_or_place(question: str, query: str) -> bool:
-    return any(not (found.group("noun") and holds(query, found.group("noun").split()[-1], "en"))
-               for found in _WHICH_TIME_OR_PLACE.finditer(question))
-
-
-def _yardstick(question: str, intent: str, query: str, missing: list[str]) -> str | None:
+def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     """What a question for the yardstick is answered with: the one the intent ranks by ("by area"), said
     again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
     January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
     measured?"); else the model chooses."""
-    if _asks_time_or_place(question, query):  # "Based on which year?": the rules for a time or a place answer
+    if _WHICH_TIME_OR_PLACE.search(question):  # "Based on which year?": the rules for a time or a place answer
         return None
     stated = yardstick_in(intent)
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest

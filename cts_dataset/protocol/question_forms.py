@@ -60,18 +60,24 @@ _AGENT_VERB = re.compile(
 _MEASURING_VERBS = _words(
     "ranked measured rated ordered sorted judged determined counted calculated assessed weighted adjusted listed "
     "classified valued grouped compared scored graded categorized categorised")
-# "by" phrases of means and manner, alone or before "of", "or" or "and" ("by far", "by train or bus", "by way
-# of"); "by birth rate", "by car ownership" are measures.
-_NOT_A_MEASURE = _words(
-    "far way hour day week month means night car train bus taxi ferry metro subway tram bicycle bike plane air "
-    "foot ship boat road rail hand default chance accident mistake law name birth nature contrast comparison "
-    "itself themselves public")
-# ... and what never begins one: a time, a place ("by the year 2050", "by the end of the century", "by the
-# river bank", "by then"), or the people who make works ("novels by women").
+# What never begins a yardstick: a time ("by the next decade", "by then"), or the people who make works
+# ("novels by women", "papers by economists"; "by users", "by readers" are measures).
 _NEVER_A_MEASURE = _words(
-    "next last then now mid-century year time end turn river sea lake shore coast side bank women men children "
-    "authors writers artists composers painters poets")
-_YEAR_OR_DECADE = re.compile(r"^(?:mid-|early-|late-)?\d{3,4}s?$")  # "by 2050", "by the mid-1990s"
+    "next last then now mid-century women men children authors writers artists composers painters poets "
+    "economists scholars historians critics experts")
+# Means of travel: "by train", "by train or bus", "by public transport" (all its words), not "by road and rail
+# length".
+_MEANS = _words(
+    "car train bus taxi ferry metro subway tram bicycle bike plane air foot ship boat road rail sea public "
+    "transport or and")
+# Alone or before "of", no measure: "by far", "by the end of the century", "by way of"; "by year founded",
+# "by time spent", "by birth and death rates" are measures.
+_NOT_A_MEASURE = _words(
+    "far way hour day week month end turn year time means night hand default chance accident mistake law name "
+    "birth nature contrast comparison itself themselves")
+# A place after "the", or alone: "by the river bank", "by the sea"; "by sea level", "by river length" are measures.
+_PLACE = _words("river sea lake shore coast side bank road")
+_YEAR_OR_DECADE = re.compile(r"^(?:mid-|early-|late-)?\d{3,4}s?$")  # "by 2050", "by the year 2050", "by the mid-1990s"
 # Where a measure's words end: a clause about something else ("by capacity used by FIFA", "by area and its capital").
 _AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used)$|^and (?:its|their|his|her|the|a|an)$",
                               re.IGNORECASE)
@@ -129,7 +135,9 @@ def _measure(intent: str, found: re.Match[str]) -> str | None:
     head = [w.lower() for w in named]
     if not head or head[0] in {"a", "an"} | _NEVER_A_MEASURE or any(_YEAR_OR_DECADE.match(w) for w in head):
         return None
-    if head[0] in _NOT_A_MEASURE and (len(head) == 1 or head[1] in ("of", "or", "and")):
+    if all(w in _MEANS for w in head) or (head[0] in _NOT_A_MEASURE and (len(head) == 1 or head[1] == "of")):
+        return None
+    if head[0] in _PLACE and (len(head) == 1 or kept[0].lower() == "the"):
         return None
     before_of = named[:head.index("of")] if "of" in head else named  # "number of Nobel laureates" is a measure
     if any(w[0].isupper() and not w.isupper() for w in before_of) or (kept[0] == "the" and named[0].isupper()):
