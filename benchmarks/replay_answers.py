@@ -31,6 +31,7 @@ from cts_dataset.pipeline.turns import asked as asked_turn
 from cts_dataset.protocol import answerer
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import AnswererView
+from cts_dataset.text import CJK
 
 _PAGE_DATA = re.compile(r'<script id="report-data" type="application/json">(.*?)</script>', re.DOTALL)
 Asked = dict[tuple[str, str], tuple[AnswererView, str]]  # (instance, question) -> (view, recorded reply or "")
@@ -74,7 +75,7 @@ def asked_in_report(page: Path) -> Asked:
     asked: Asked = {}
     for row in data["rows"]:
         instance = data["instances"][row["instance"]]
-        language = "zh" if re.search(r"[\u4e00-\u9fff]", instance["intent"]) else "en"
+        language = "zh" if re.search(rf"[{CJK}]", instance["intent"]) else "en"
         turns = zip(row.get("questions") or [], row.get("turn_status") or [], strict=False)
         for question, status in turns:  # a failed row has no questions; "invalid"/"declined" never reach it
             if question and status not in ("invalid", "declined"):

@@ -51,6 +51,7 @@ from cts_dataset.protocol.question_forms import (
     asks_a_fact,
     asks_criterion,
     asks_rank,
+    asks_time_or_place,
     ranking_sides,
     ranks_in,
     yardstick_in,
@@ -67,15 +68,6 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 _TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
-# A question for a time or a place: "Based on which year?", "In terms of which country's figures?", "Which
-# year should the ranking be based on?", "from when?"; not one that only names a time or a place on the way
-# ("What criteria determine which country counts as largest?", "What year-over-year metric?").
-_TIME_OR_PLACE_NOUN = (r"(?:\w+\s+)?(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
-                       r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)(?:'s|s')?")
-_WHICH_TIME_OR_PLACE = re.compile(
-    rf"\b(?:based on|in terms of|for|from|as of|according to|using|with|in) (?:which|what) {_TIME_OR_PLACE_NOUN}(?![\w-])"
-    rf"|^\s*(?:which|what) {_TIME_OR_PLACE_NOUN} (?:should|would|do|does|did|shall|will|must|can|is|are)\b"
-    r"|\b(?:from|since|until|as of) when\b", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
     r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
@@ -150,10 +142,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     """What a question for the yardstick is answered with: the one the intent ranks by ("by area"), said
-    again if the query says it too, unless the question does; else the first span the query left out that is not a time ("As of
-    January 2022" ranks nothing), nor a place for a question for a measure ("How should 'highest' be
-    measured?"); else the model chooses."""
-    if _WHICH_TIME_OR_PLACE.search(question):  # "Based on which year?": the rules for a time or a place answer
+    again if the query says it too, unless the question does; else the first span the query left out that
+    is not a time ("As of January 2022" ranks nothing), nor a place for a question for a measure ("How
+    should 'highest' be measured?"); else the model chooses."""
+    if asks_time_or_place(question):  # "Based on which year?": the rules for a time or a place answer
         return None
     stated = yardstick_in(intent)
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest

@@ -2,7 +2,8 @@
 
 - A question for the yardstick ("What criteria are you using to determine the largest cities?", "How
   should 'largest' be measured?") asks what the query leaves open about its own ranking or measure: the
-  user answers with what their query left out.
+  user answers with the yardstick the intent ranks by (``yardstick_in``: "by area"), else with what their
+  query left out; unless it asks for a time or a place ("Based on which year?", ``asks_time_or_place``).
 - A question for a place in a ranking ("Which positions in the ranking?", "The top few, or some ranks
   further down the list?") is answered by the ranks the query left out ("eleventh- and eighteenth-largest").
 - A question for a fact, put in the third person ("What is the population of Lagos?", "What is the
@@ -33,12 +34,14 @@ _RANKS = re.compile(
     rf"(?P<rank>\brank(?:s|ed)?\s+)?(?P<run>\b{_ORDINAL}(?:-\w*)?(?:(?:,? (?:and|or) |, ){_ORDINAL}(?:-\w*)?)*)"
     rf"(?P<sup>[ -]+(?:\w+est|most|least)\b)?", re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"-(?:\w+est|most|least)$", re.IGNORECASE)
-# Words that begin a time or a place after a yardstick ("by revenue in 2020"): not part of it.
-_TIME_OR_PLACE = r"(?:in|as|at|during|from|since|for|on|among|between|within|across|worldwide)"
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Words that begin a time or a place after a yardstick ("by revenue in 2020"): not part of it.
+_TIME_OR_PLACE = r"(?:in|as|at|during|from|since|for|on|among|between|within|across|worldwide)"
 # Words in -est that are no superlative ("interest rates set by central banks", "the Midwest", "Test cricket").
 _NOT_SUPERLATIVE = _words(
     "interest midwest west northwest southwest forest guest quest request test contest protest rest chest nest "
@@ -81,6 +84,15 @@ _YEAR_OR_DECADE = re.compile(r"^(?:mid-|early-|late-)?\d{3,4}s?$")  # "by 2050",
 # Where a measure's words end: a clause about something else ("by capacity used by FIFA", "by area and its capital").
 _AFTER_A_MEASURE = re.compile(r"^(?:that|which|who|whose|where|when|used)$|^and (?:its|their|his|her|the|a|an)$",
                               re.IGNORECASE)
+# A question for a time or a place: "Based on which year?", "In terms of which country's figures?", "Which
+# year should the ranking be based on?", "from when?"; not one that only names a time or a place on the way
+# ("What criteria determine which country counts as largest?", "What year-over-year metric?").
+_TIME_OR_PLACE_NOUN = (r"(?:\w+\s+)?(?:time\s+)?(?:years?|dates?|periods?|eras?|decades?|centur(?:y|ies)|countr(?:y|ies)"
+                       r"|regions?|continents?|states?|cit(?:y|ies)|places?|locations?)(?:'s|s')?")
+_WHICH_TIME_OR_PLACE = re.compile(
+    rf"\b(?:based on|in terms of|for|from|as of|according to|using|with|in) (?:which|what) {_TIME_OR_PLACE_NOUN}(?![\w-])"
+    rf"|^\s*(?:which|what) {_TIME_OR_PLACE_NOUN} (?:should|would|do|does|did|shall|will|must|can|is|are)\b"
+    r"|\b(?:from|since|until|as of) when\b", re.IGNORECASE)
 # "What is the ...", "What was the magnitude ...", "Which country is the capital of?": a wh-word, at most one
 # word, a copula, then the thing asked about (not "that" or "it": "Which year is that?" asks the user).
 _FACT = re.compile(r"^\s*(?:what|which)(?: [a-z-]+)? (?:is|are|was|were) (?!that\b|it\b|this\b|those\b|these\b)\w",
@@ -97,6 +109,10 @@ _ASKS_WHICH = re.compile(
 
 def asks_criterion(question: str) -> bool:
     return bool(_CRITERION.search(question))
+
+
+def asks_time_or_place(question: str) -> bool:
+    return bool(_WHICH_TIME_OR_PLACE.search(question))
 
 
 def asks_rank(question: str) -> bool:
