@@ -29,12 +29,14 @@ from the pair, so those cases need no model, and answer the same on every engine
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
+from cts_dataset.protocol.answer_scope import names_nothing, scope_asked
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     alternatives,
@@ -58,7 +60,7 @@ from cts_dataset.protocol.question_forms import (
 )
 from cts_dataset.protocol.span_types import TYPED, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
 
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
@@ -97,6 +99,15 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return None
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
+    if language == "en" and missing and names_nothing(question) and classify(question) not in TYPED:
+        # "Which specific person, thing or organisation do you mean?": what the query left out, not a time
+        # or a number (a question for those names them)
+        span = next((s for s in missing if span_type(s, language) not in ("time", "number")), None)
+        if span:
+            return Decision(span, "open_request")
+    part = scope_asked(question, intent) if language == "en" else None
+    if part:
+        return Decision(part, "scope")
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
@@ -110,6 +121,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if span:
             return Decision(span, "either_or")
         typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
+        if language == "zh" and typed is None and not _takes_a_side(question, intent, spans, language):
+            return Decision(UNKNOWN, "either_or")  # "男足世界杯还是女足世界杯？" when the need says neither
         if language != "en" or WH_EN.search(question):
             return typed
         held = _held_alternative(question, intent, query) if query else None
@@ -272,6 +285,33 @@ def _offers_kind(question: str, kind: str | None) -> bool:
     """One of the alternatives of an either-or question is a value of ``kind`` ("after 1900", "in Asia")."""
     return any(span_type(part, "en") == kind or (kind == "time" and _TIME_NOUN.search(part))
                for part in alternatives(question, "en"))
+
+
+def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -> bool:
+    """The intent holds a word that one alternative of the question has and the others lack, or a value of
+    the kind an alternative is ("去年的数据还是更早的？" for a need that names 2024年)."""
+    offered = alternatives(question, language)
+    kinds = {span_type(p, language) for p in offered} & {"time", "number"}  # a place word names many things
+    if any(span_type(s, language) in kinds for s in spans):
+        return True
+    sides = [set(content_words(p, language)) for p in offered]
+    if any(holds(intent, w, language) for i, side in enumerate(sides)
+           for w in side - set().union(*(o for j, o in enumerate(sides) if j != i))):
+        return True
+    # Parallel alternatives differ in a few characters ("一战还是二战", "京沪线还是京广线"): the intent takes
+    # a side when it holds a character only one of them has ("第一次世界大战", "京沪高铁").
+    if len(offered) != 2:
+        return False
+    first, second = (p.strip(EDGE + " ？?，,。") for p in offered)
+    tail = len(os.path.commonprefix([first[::-1], second[::-1]]))
+    if not tail:
+        return False
+    ends = [first[:-tail], second[:-tail]]
+    width = min(len(e) for e in ends)
+    ends = [e[len(e) - width:] for e in ends] if width else ends
+    head = len(os.path.commonprefix(ends))
+    own = [set(e[head:]) for e in ends]
+    return any(ch in zh_numerals_to_digits(intent) or ch in intent for i in (0, 1) for ch in own[i] - own[1 - i])
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:

@@ -1,0 +1,112 @@
+"""Questions about which parts of a many-part intent the user wants, and questions that name no thing of
+their own. English only: both read the words of the question, not a model.
+
+An intent often asks two things ("What is the capital of South Sudan, and how many people live in the
+country?"), and clarifiers ask which of them the user wants: "Apart from the capital, what else do you
+want to know?", "Only the river's name, or its length too?", "Just a definition, or also the people
+behind it?". The user wants what the intent asks, so the answer is the intent's own clause for the part
+the question names ("how many people live in the country"), whether or not the query says it too.
+
+A question that names nothing but generic things ("Which part or aspect of it do you want to know about?",
+"Which specific person, thing or organisation do you mean?") asks what the user means, and a cooperative
+user gives what the query left out, as to "Can you be more specific?".
+"""
+
+from __future__ import annotations
+
+import re
+
+from cts_dataset.protocol.answer_choices import EDGE
+from cts_dataset.protocol.answer_phrasing import alternatives, content_words, is_yes_no
+from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.text import tokenize
+
+# A clause after the first starts at "and" (or ";") followed by a question word, perhaps after one
+# preposition: "..., and how deep is it?", "..., and for whom?", "... and in which state is it produced?".
+_CLAUSE_BREAK = re.compile(
+    r"\s*;\s*|,?\s+and\s+(?=(?:\w+\s+)?(?:what|which|who|whom|whose|when|where|why|how)\b)", re.IGNORECASE)
+# What a clause asks for, in the nouns a question uses for it ("how deep" -> depth, "who" -> people).
+_ASKED_AS = [(re.compile(pattern, re.IGNORECASE), frozenset(tokenize(nouns))) for pattern, nouns in [
+    (r"\bwho(?:m|se)?\b", "people person persons author authors writer writers creator creators founder"),
+    (r"\bhow (?:many|much)\b", "number numbers count figure figures population amount total size statistics"),
+    (r"\bhow long\b", "length duration"),
+    (r"\bhow deep\b", "depth"),
+    (r"\bhow (?:tall|high)\b", "height elevation"),
+    (r"\bhow (?:big|large)\b", "size area"),
+    (r"\bhow old\b", "age"),
+    (r"\bhow far\b", "distance"),
+    (r"\bhow fast\b", "speed"),
+    (r"\bwhen\b|\b(?:what|which) year\b", "date dates time year years period"),
+    (r"\bwhere\b", "place places location locations"),
+    (r"\bwhy\b", "reason reasons cause causes"),
+    (r"\bwhat happens\b", "plot story events"),
+]]
+# "Apart from the capital, what else ...?", "Besides who wrote it, what do you want to know?"
+_ELSE = re.compile(r"\b(?:what|anything) else\b|\b(?:apart|aside) from\b|\bbesides\b|\bbeyond\b"
+                   r"|\bother than\b|\bin addition to\b", re.IGNORECASE)
+_WH = re.compile(r"^\W*(?:what|which)\b", re.IGNORECASE)
+# A question of what the user means, not of what they want to know ("Which place or region do you mean?").
+_MEANS = re.compile(r"\bmean\b|\bhave in mind\b|\breferring\b|\bin what sense\b", re.IGNORECASE)
+# An alternative that is a yardstick ("Largest by population, or by area?") asks how the main clause ranks;
+# one of "ones" ("only the tall ones?") picks among the things it asks for.
+_NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECASE)
+# Words that ask which part ("Only ... or also ...?", "... too?"), not what the part is.
+_SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
+                                  "find out information details detail behind involved"))
+# Nouns that name no thing of their own: a question made of them asks what the user means.
+_GENERIC = frozenset(tokenize("part parts aspect aspects facet facets side person people thing things organisation "
+                              "organisations organization organizations entity entities item items one"))
+
+
+def clauses(intent: str) -> list[str]:
+    """The intent's questions, as written: "What is the capital of Sudan, and how many people live there?"
+    -> "What is the capital of Sudan", "how many people live there"."""
+    return [c.strip(EDGE + " ?？") for c in _CLAUSE_BREAK.split(intent) if c.strip(EDGE + " ?？")]
+
+
+def _topic(clause: str) -> set[str]:
+    """A clause's words, and the nouns a question may use for what it asks."""
+    words = set(tokenize(clause))
+    for pattern, nouns in _ASKED_AS:
+        if pattern.search(clause):
+            words |= nouns
+    return words
+
+
+def _in(word: str, topic: set[str]) -> bool:
+    return any(same_word(word, t) for t in topic)
+
+
+def scope_asked(question: str, intent: str) -> str | None:
+    """The intent's clause for the part a question about parts asks for, or None:
+    - "Apart from X, what else ...?": the one later clause the question does not name;
+    - "Only X, or also Y?", "Its depth or its surface area?": the later clause whose topic holds every word
+      of one alternative, when no other alternative names a later clause."""
+    parts = clauses(intent)
+    if len(parts) < 2 or is_yes_no(question, "en") or _MEANS.search(question):
+        return None
+    later = parts[1:]
+    if _ELSE.search(question) and _WH.search(question.split(",")[-1]):
+        named = set(content_words(question, "en")) - _SCOPE_WORDS
+        rest = [c for c in later if not any(_in(w, _topic(c)) for w in named)]
+        return rest[0] if len(rest) == 1 else None
+    offered = alternatives(question, "en")
+    if len(offered) < 2 or any(_NO_PART.search(side) for side in offered):
+        return None
+    sides = [[w for w in content_words(side, "en") if w not in _SCOPE_WORDS] for side in offered]
+    main = _topic(parts[0])
+    # An alternative that names the main clause's own words ("All the states, or only ...?") is no part
+    named = [[c for c in later if any(_in(w, _topic(c)) for w in side)] if not any(_in(w, main) for w in side)
+             else [] for side in sides]
+    whole = [i for i, side in enumerate(sides)
+             if side and len(named[i]) == 1 and all(_in(w, _topic(named[i][0])) for w in side)]
+    if len(whole) != 1 or any(named[j] for j in range(len(sides)) if j != whole[0]):
+        return None
+    return named[whole[0]][0]
+
+
+def names_nothing(question: str) -> bool:
+    """A which/what question whose only nouns are generic ones ("Which part or aspect of it do you want to
+    know about?", "Which specific person, thing or organisation do you mean?")."""
+    words = content_words(question, "en")
+    return bool(_WH.search(question)) and bool(words) and all(w in _GENERIC for w in words)
