@@ -94,5 +94,5 @@ def test_a_chinese_choice_the_need_takes_no_side_of_is_unknown(pair, question):
     (BIRTHS, "是去年的数据还是更早的？"),  # a time offered, and the need names one
 ])
 def test_a_chinese_choice_the_need_may_take_a_side_of_is_left_to_the_model(pair, question):
-    text, rule = answered(pair, question, "zh", model_says='{"answer": "%s"}' % pair[0][:4])
+    _, rule = answered(pair, question, "zh", model_says=f'{{"answer": "{pair[0][:4]}"}}')
     assert rule == ""

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
-from cts_dataset.protocol.answer_scope import names_nothing, scope_asked
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     alternatives,
@@ -48,6 +47,7 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
+from cts_dataset.protocol.answer_scope import names_nothing, scope_asked
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
