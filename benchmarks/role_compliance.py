@@ -163,9 +163,13 @@ def dialogue_of(pairs: Sequence[dict[str, str]]) -> tuple[QA, ...]:
 
 # -- measures -------------------------------------------------------------------------------------------
 def holds(text: str, value: str) -> bool:
-    """Every content word of ``value`` occurs in ``text`` (stemmed; CJK: characters and bigrams)."""
+    """Every content word of ``value`` occurs in ``text`` (stemmed; CJK: characters and bigrams); a value of
+    stop words only ("for whom") by its words as written."""
     needed = set(tokenize(value))
-    return bool(needed) and needed <= set(tokenize(text))
+    if not needed:
+        words = set(re.findall(r"\w+", value.lower()))
+        return bool(words) and words <= set(re.findall(r"\w+", text.lower()))
+    return needed <= set(tokenize(text))
 
 
 def new_words(text: str, said: Sequence[str]) -> list[str]:

@@ -96,3 +96,13 @@ def test_a_chinese_choice_the_need_takes_no_side_of_is_unknown(pair, question):
 def test_a_chinese_choice_the_need_may_take_a_side_of_is_left_to_the_model(pair, question):
     _, rule = answered(pair, question, "zh", model_says=f'{{"answer": "{pair[0][:4]}"}}')
     assert rule == ""
+
+
+@pytest.mark.parametrize("question", [
+    "Which Nobel laureate was the first, and what did he create?",  # commas, no alternatives: the query again
+    "Who is the best athlete, and in what years did they fight?",
+])
+def test_a_question_with_commas_and_no_alternatives_is_no_question_about_parts(question):
+    intent = "Which Nobel laureate was the first, and what else did he create?"
+    assert scope_asked(question, intent) is None
+    assert scope_asked(question, "Which athlete is ranked the best ever, and in which years did they fight?") is None

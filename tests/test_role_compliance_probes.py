@@ -81,3 +81,13 @@ def test_the_third_held_out_set_holds_track_intents_none_of_the_earlier_sets_has
     track = {i.fused_query for i in load("test")}
     assert {r["intent"] for r in third} <= track
     assert 0.25 <= sum(r["expected"] == "unknown" for r in third) / len(third) <= 0.45
+
+
+def test_an_expected_value_of_stop_words_is_matched_by_its_words():
+    """"for whom" has no content word: it is matched as written, not counted wrong whatever the answer."""
+    probe = {"expected": "for whom"}
+    assert role_compliance.right("for whom", probe)
+    assert role_compliance.right("For whom?", probe)
+    assert not role_compliance.right("unknown", probe)
+    assert not role_compliance.right("for what", probe)
+    assert role_compliance.right("Africa", {"expected": "Africa"}) and not role_compliance.right("Asia", {"expected": "Africa"})

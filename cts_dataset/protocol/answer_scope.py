@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from cts_dataset.protocol.answer_choices import EDGE
-from cts_dataset.protocol.answer_phrasing import alternatives, content_words, is_yes_no
+from cts_dataset.protocol.answer_phrasing import alternatives, content_words, is_either_or, is_yes_no
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -90,6 +90,8 @@ def scope_asked(question: str, intent: str) -> str | None:
         named = set(content_words(question, "en")) - _SCOPE_WORDS
         rest = [c for c in later if not any(_in(w, _topic(c)) for w in named)]
         return rest[0] if len(rest) == 1 else None
+    if not is_either_or(question, "en"):
+        return None
     offered = alternatives(question, "en")
     if len(offered) < 2 or any(_NO_PART.search(side) for side in offered):
         return None
