@@ -58,6 +58,7 @@ def test_a_question_about_the_parts_of_the_intent_gets_the_intents_clause(pair, 
     (MOUNTAIN, "Is its height what you want?"),  # a yes/no question: the confirmation rules answer it
     (("What is the highest mountain in Africa?", "What is the highest mountain?"), "Only its name, or its height too?"),
     (MOUNTAIN, "The mountains of Africa, or only the tall ones?"),  # the main question's own words
+    (MOUNTAIN, "Besides Africa, which continent?"),  # "besides" a value: asks for another, not for a part
 ])
 def test_questions_that_are_not_about_a_part_are_not_answered_with_a_clause(pair, question):
     assert scope_asked(question, pair[0]) is None

@@ -44,6 +44,9 @@ _ASKED_AS = [(re.compile(pattern, re.IGNORECASE), frozenset(tokenize(nouns))) fo
 # "Apart from the capital, what else ...?", "Besides who wrote it, what do you want to know?"
 _ELSE = re.compile(r"\b(?:what|anything) else\b|\b(?:apart|aside) from\b|\bbesides\b|\bbeyond\b"
                    r"|\bother than\b|\bin addition to\b", re.IGNORECASE)
+# ... and asks what to find out, not which value ("Besides Africa, which continent?")
+_TO_KNOW = re.compile(r"\b(?:what|anything) else\b|\b(?:know|learn|find out|cover|include|interests?|interested)\b",
+                      re.IGNORECASE)
 _WH = re.compile(r"^\W*(?:what|which)\b", re.IGNORECASE)
 # A question of what the user means, not of what they want to know ("Which place or region do you mean?").
 _MEANS = re.compile(r"\bmean\b|\bhave in mind\b|\breferring\b|\bin what sense\b", re.IGNORECASE)
@@ -86,7 +89,7 @@ def scope_asked(question: str, intent: str) -> str | None:
     if len(parts) < 2 or is_yes_no(question, "en") or _MEANS.search(question):
         return None
     later = parts[1:]
-    if _ELSE.search(question) and _WH.search(question.split(",")[-1]):
+    if _ELSE.search(question) and _TO_KNOW.search(question) and _WH.search(question.split(",")[-1]):
         named = set(content_words(question, "en")) - _SCOPE_WORDS
         rest = [c for c in later if not any(_in(w, _topic(c)) for w in named)]
         return rest[0] if len(rest) == 1 else None
