@@ -83,3 +83,37 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
 def phrases(fused_query: str) -> list[str]:
     """The intent's content words and short runs of them, in order."""
     return list(dict.fromkeys(s for s in _runs(words(fused_query), fused_query) if s))
+
+
+def contrasts(alternatives: list[str], side_words: list[set[str]]) -> list[set[str]]:
+    """The characters that tell parallel alternatives apart, per alternative: 一 and 二 in "一战还是二战",
+    沪 and 广 in "京沪线还是京广线", 男 and 女 in "男子还是女子比赛". Read from two alternatives written alike
+    up to a shared ending, and from words of the same length, one from each side, alike in a place;
+    empty sets where the alternatives are not parallel."""
+    own: list[set[str]] = [set() for _ in alternatives]
+    if len(alternatives) == 2:  # 京沪线 / 京广线: align the two from their shared ending
+        first, second = (re.sub(rf"[^{CJK}A-Za-z0-9]", "", p) for p in alternatives)
+        tail = len(_common_prefix(first[::-1], second[::-1]))
+        if tail:
+            ends = [first[:-tail], second[:-tail]]
+            width = min(len(e) for e in ends)
+            ends = [e[len(e) - width:] for e in ends]
+            head = len(_common_prefix(*ends))
+            own[0] |= set(ends[0][head:]) - set(ends[1][head:])
+            own[1] |= set(ends[1][head:]) - set(ends[0][head:])
+    # 男子 / 女子, 第一次 / 第二次世界大战: a word and the start of a word of the other side, alike in a
+    # place and unlike in another
+    for i, words_i in enumerate(side_words):
+        for j, words_j in enumerate(side_words):
+            for a, b in ((a, b[:len(a)]) for a in words_i for b in words_j if i != j and len(b) >= len(a) > 1):
+                if any(x == y for x, y in zip(a, b, strict=True)):
+                    own[i] |= {x for x, y in zip(a, b, strict=True) if x != y}
+                    own[j] |= {y for x, y in zip(a, b, strict=True) if x != y}
+    return [{c for c in chars if c not in _FUNCTION} for chars in own]
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]

@@ -29,11 +29,11 @@ from the pair, so those cases need no model, and answer the same on every engine
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
+from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
 from cts_dataset.protocol.answer_phrasing import (
@@ -298,20 +298,11 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -
     if any(holds(intent, w, language) for i, side in enumerate(sides)
            for w in side - set().union(*(o for j, o in enumerate(sides) if j != i))):
         return True
-    # Parallel alternatives differ in a few characters ("一战还是二战", "京沪线还是京广线"): the intent takes
-    # a side when it holds a character only one of them has ("第一次世界大战", "京沪高铁").
-    if len(offered) != 2:
-        return False
-    first, second = (p.strip(EDGE + " ？?，,。") for p in offered)
-    tail = len(os.path.commonprefix([first[::-1], second[::-1]]))
-    if not tail:
-        return False
-    ends = [first[:-tail], second[:-tail]]
-    width = min(len(e) for e in ends)
-    ends = [e[len(e) - width:] for e in ends] if width else ends
-    head = len(os.path.commonprefix(ends))
-    own = [set(e[head:]) for e in ends]
-    return any(ch in zh_numerals_to_digits(intent) or ch in intent for i in (0, 1) for ch in own[i] - own[1 - i])
+    # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
+    # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
+    digits = zh_numerals_to_digits(intent)
+    return any(c in intent or zh_numerals_to_digits(c) in digits
+               for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:

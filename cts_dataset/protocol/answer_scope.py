@@ -17,7 +17,13 @@ from __future__ import annotations
 import re
 
 from cts_dataset.protocol.answer_choices import EDGE
-from cts_dataset.protocol.answer_phrasing import alternatives, content_words, is_either_or, is_yes_no
+from cts_dataset.protocol.answer_phrasing import (
+    alternatives,
+    content_words,
+    is_either_or,
+    is_yes_no,
+    values_of,
+)
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -48,6 +54,11 @@ _ELSE = re.compile(r"\b(?:what|anything) else\b|\b(?:apart|aside) from\b|\bbesid
 _TO_KNOW = re.compile(r"\b(?:what|anything) else\b|\b(?:know|learn|find out|cover|include|interests?|interested)\b",
                       re.IGNORECASE)
 _WH = re.compile(r"^\W*(?:what|which)\b", re.IGNORECASE)
+_WHAT = re.compile(r"^\W*(?:what|anything|is there anything)\b", re.IGNORECASE)  # not "which other continents"
+# A choice among generic things asks which kind, unless it asks to specify ("Which specific person, thing
+# or organisation?") or its alternatives are all one ("part or aspect").
+_SPECIFYING = re.compile(r"\b(?:specific|particular|exactly)\b", re.IGNORECASE)
+_PARTS = frozenset(tokenize("part parts aspect aspects facet facets side sides"))
 # A question of what the user means, not of what they want to know ("Which place or region do you mean?").
 _MEANS = re.compile(r"\bmean\b|\bhave in mind\b|\breferring\b|\bin what sense\b", re.IGNORECASE)
 # An alternative that is a yardstick ("Largest by population, or by area?") asks how the main clause ranks;
@@ -89,7 +100,9 @@ def scope_asked(question: str, intent: str) -> str | None:
     if len(parts) < 2 or is_yes_no(question, "en") or _MEANS.search(question):
         return None
     later = parts[1:]
-    if _ELSE.search(question) and _TO_KNOW.search(question) and _WH.search(question.split(",")[-1]):
+    if _ELSE.search(question) and _TO_KNOW.search(question) and _WHAT.search(question.split(",")[-1]):
+        if values_of(question, "en", first=False):  # "Beyond Asia, what else ...?" asks for more places
+            return None
         named = set(content_words(question, "en")) - _SCOPE_WORDS
         rest = [c for c in later if not any(_in(w, _topic(c)) for w in named)]
         return rest[0] if len(rest) == 1 else None
@@ -114,4 +127,6 @@ def names_nothing(question: str) -> bool:
     """A which/what question whose only nouns are generic ones ("Which part or aspect of it do you want to
     know about?", "Which specific person, thing or organisation do you mean?")."""
     words = content_words(question, "en")
-    return bool(_WH.search(question)) and bool(words) and all(w in _GENERIC for w in words)
+    if not (_WH.search(question) and words and all(w in _GENERIC for w in words)):
+        return False
+    return not is_either_or(question, "en") or bool(_SPECIFYING.search(question)) or all(w in _PARTS for w in words)
