@@ -127,3 +127,4 @@ def test_a_choice_between_generic_kinds_is_not_a_request_to_specify(question):
     assert not names_nothing(question)
     pair = ("Who won the Nobel Peace Prize in 1917 for relief work in Geneva?", "Who won the Nobel Peace Prize?")
     assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "open_request"
+

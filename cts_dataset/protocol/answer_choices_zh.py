@@ -51,6 +51,11 @@ def is_content(word: str) -> bool:
     return word not in _FUNCTION and not _PUNCT.match(word) and word.strip() != ""
 
 
+def of_function_words(word: str) -> bool:
+    """A word jieba joined from function words only ("是从" in "是从中医的说法来理解吗？")."""
+    return all(c in _FUNCTION for c in word)
+
+
 def _runs(tokens: list[tuple[str, int, int]], text: str) -> list[str]:
     """Single content words, then runs of 2 .. MAX_RUN_WORDS adjacent ones, as written in ``text``."""
     spans: list[str] = []

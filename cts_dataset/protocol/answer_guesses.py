@@ -19,7 +19,7 @@ import re
 from functools import cache
 
 from cts_dataset.protocol.answer_phrasing import WH_EN, content_words, holds
-from cts_dataset.protocol.span_types import MIN_CITY_PEOPLE, span_type
+from cts_dataset.protocol.span_types import MIN_CITY_PEOPLE, PLACE_WORDS_EN, names_a_place, span_type
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -148,6 +148,9 @@ def of_other_level(span: str, level: str) -> bool:
     "Which city?" only a country or a continent is of another level: a subdivision often bears its main
     city's name (New York, São Paulo)."""
     levels = place_levels(span)
+    if not levels and set(tokenize(span)) & PLACE_WORDS_EN and not names_a_place(
+            " ".join(w for w in re.findall(r"[\w'’.-]+", span) if not set(tokenize(w)) & PLACE_WORDS_EN)):
+        return True  # "the world's", "in the Midwest": no country, city or continent of its own
     if level == "city":
         return bool(levels) and levels <= {"country", "continent"}
     return bool(levels) and level not in levels

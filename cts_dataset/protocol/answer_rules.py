@@ -35,7 +35,13 @@ from dataclasses import dataclass
 from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
-from cts_dataset.protocol.answer_guesses import asked_level, guesses_the_answer, of_other_level
+from cts_dataset.protocol.answer_guesses import (
+    asked_level,
+    guesses_the_answer,
+    of_other_level,
+    place_levels,
+    sought,
+)
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     alternatives,
@@ -54,6 +60,7 @@ from cts_dataset.protocol.question_forms import (
     asks_criterion,
     asks_rank,
     asks_time_or_place,
+    guesses_yardstick,
     ranking_sides,
     ranks_in,
     yardstick_in,
@@ -78,6 +85,8 @@ _SPECIFY = re.compile(
     re.IGNORECASE)
 # Words of a request to specify that content_words keeps (it drops "type", "mean", "refer" ... already).
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
+_SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
+_SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
@@ -88,6 +97,7 @@ OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 class Decision:
     span: str  # a span of the intent, or unknown
     rule: str  # which rule settled it
+    said: str | None = None  # to a yes/no question: "" for the span alone, neither yes nor no; None: answer_of phrases it
 
 
 def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision | None:
@@ -142,7 +152,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if yardstick:
         return Decision(yardstick, "criterion")
     # English only: jieba's words are too short to tell a restated query from a question about it.
-    if query and language == "en" and _restates_query(question, query, missing, language):
+    if query and language == "en" and _restates_query(question, query, missing, language) \
+            and not _asks_a_constraint(question, query, missing):
         return Decision(UNKNOWN, "own_question")
     if query and language == "en" and classify(question) not in TYPED:
         span = _specified(question, intent, query, missing)
@@ -217,6 +228,22 @@ def _restates_query(question: str, query: str, missing: list[str], language: str
     return sum(in_query) >= OWN_QUESTION_SHARE * len(words)
 
 
+def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
+    """A question in the query's words that asks for a time, a place or a number the query does not search
+    for, of which the query left one out ("Which country is the capital of Congo?" for "the Democratic
+    Republic of the Congo": the query asks for a city; "What year was the Philippines' capital?")."""
+    asked = classify(question)
+    if asked not in TYPED or not any(span_type(s, "en") == asked for s in missing):
+        return False
+    if asked == "region":  # a place known to be of the asked level: "South Sudan" for "Which country?"
+        level = asked_level(question)
+        return level is not None and level not in sought(query) \
+            and any(level in place_levels(s) for s in missing if span_type(s, "en") == "region")
+    # It asks for the kind in so many words ("What year ...?", "How many ...?"), and the query does not.
+    searched = _SEARCHES_TIME if asked == "time" else _SEARCHES_NUMBER
+    return bool(searched.search(question)) and not searched.search(query)
+
+
 def _either_or(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
@@ -251,6 +278,11 @@ def _held_alternative(question: str, intent: str, query: str) -> str | None:
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    stated = yardstick_in(intent) if language == "en" and guesses_yardstick(question) else None
+    if stated and not holds(question, stated, language):
+        # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
+        # the guess may name it in other words ("by economic output" for "by GDP").
+        return Decision(stated, "criterion", said="")
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)

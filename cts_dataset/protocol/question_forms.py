@@ -107,6 +107,18 @@ _ASKS_WHICH = re.compile(
     re.IGNORECASE)
 
 
+# A yes/no question that guesses the yardstick: "Largest by population?", "Ranked by economic output?",
+# "You mean the one with the most residents?".
+_GUESSED_YARDSTICK = re.compile(
+    r"\b(?:ranked|measured|judged|sorted|ordered) by\b|\bin terms of\b"
+    r"|\b(?:\w+est|most|least) by (?!the\b|a\b|an\b|far\b)\w+|\bthe (?:most|least|fewest) (?!recent\b)\w+",
+    re.IGNORECASE)
+
+
+def guesses_yardstick(question: str) -> bool:
+    return bool(_GUESSED_YARDSTICK.search(question))
+
+
 def asks_criterion(question: str) -> bool:
     return bool(_CRITERION.search(question))
 

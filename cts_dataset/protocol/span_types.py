@@ -31,7 +31,7 @@ _NUMBER_EN = re.compile(
     r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
     r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
     r"biggest|top)\b", re.IGNORECASE)
-_PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
+PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
 _COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower"))
 _UNIONS = frozenset(tokenize("union"))
 # Countries and continents are not all under Geography: their descriptions say what they are.
@@ -133,7 +133,7 @@ def names_a_place(span: str) -> bool:
     """The span holds a place name of the corpus (or a derived form of one), or speaks of the world. A
     place word inside a longer name ("Michael Jordan") is a name, not a place."""
     tokens = set(tokenize(span))
-    if tokens & _PLACE_WORDS_EN:
+    if tokens & PLACE_WORDS_EN:
         return True
     single, by_prefix, by_first = _place_index()
     if any(name <= tokens for first in tokens for name in by_first.get(first, ())):

@@ -1,0 +1,70 @@
+"""Questions in the query's words for a constraint it left out, yes/no guesses of the yardstick, places of
+no level for a question for a level, and Chinese confirmations that name what is asked of a value."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import answered
+
+CONGO = ("What is the capital of the Democratic Republic of the Congo, and how many people live there?",
+         "What is the capital of Congo, and how many people live there?")
+RECIFE = ("Which city was the capital of Brazil from 1763 until 1960?", "Which city was the capital of Brazil?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (CONGO, "Which country is the capital of Congo?", "Democratic Republic of the Congo"),  # a country, the query a city
+    (RECIFE, "What year was Brazil's capital?", "1763 until 1960"),  # a time, the query a city
+])
+def test_a_question_in_the_querys_words_for_a_constraint_it_left_out_gets_it(pair, question, expected):
+    text, rule = answered(pair, question)
+    assert expected in text and rule == "typed"
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which is the second-largest city in Bavaria?", "Which is the second-largest city?"),
+     "Which city is the second-largest city?"),  # a city, what the query searches for
+    (("When did the Tangshan earthquake of 1976 happen?", "When did the earthquake happen?"),
+     "What year did the earthquake happen?"),  # a time, what the query searches for
+])
+def test_a_question_in_the_querys_words_for_what_it_searches_is_unknown(pair, question):
+    assert answered(pair, question) == (UNKNOWN, "own_question")
+
+
+LAKE = ("Which is the largest lake in Canada by area, and how deep is it?", "Which is the largest lake in Canada, and how deep is it?")
+
+
+@pytest.mark.parametrize("question", [
+    "Largest by population?", "You mean the one with the most residents?", "Ranked by water volume, right?",
+])
+def test_a_yes_no_guess_of_the_yardstick_gets_the_intents_yardstick_without_yes_or_no(question):
+    assert answered(LAKE, question) == ("area", "criterion")
+
+
+def test_a_yes_no_question_naming_the_intents_yardstick_is_confirmed():
+    assert answered(LAKE, "Do you mean the biggest by surface area?") == ("Yes, area", "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which is the world's largest tropical lake?", "What is the largest lake on Earth?"),
+     "Which continent does the largest lake on Earth belong to?"),  # "world's" is no continent
+    (("Which city anchors the second-largest metropolitan area in the Midwest?",
+      "Which city anchors one of the largest metropolitan areas?"), "Which country is that in?"),
+])
+def test_the_world_or_a_region_of_no_level_does_not_answer_a_question_for_a_level(pair, question):
+    assert answered(pair, question) == (UNKNOWN, "typed")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("台湾省2023年的出生人口是多少？", "台湾省的出生人口是多少？"), "是2023年的数据吧？", "是的，2023年"),
+    (("中医里说的“湿气”是什么意思？", "“湿气”是什么意思？"), "是从中医的说法来理解吗？", "是的，中医"),
+])
+def test_a_chinese_confirmation_naming_what_is_asked_of_a_value_confirms_it(pair, question, expected):
+    text, rule = answered(pair, question, "zh")
+    assert text.startswith(expected) and rule == "confirmation"
+
+
+@pytest.mark.parametrize("question", ["Largest in Canada?", "Is it the biggest by far?", "Is it the most recent one?"])
+def test_a_yes_no_question_naming_no_yardstick_is_not_answered_with_one(question):
+    assert answered(LAKE, question, model_says='{"answer": "unknown"}')[1] != "criterion"
