@@ -52,8 +52,8 @@ def is_content(word: str) -> bool:
 
 
 def of_function_words(word: str) -> bool:
-    """A word jieba joined from function words only ("是从" in "是从中医的说法来理解吗？")."""
-    return all(c in _FUNCTION for c in word)
+    """A word jieba joined from 是 and a preposition ("是从" in "是从中医的说法来理解吗？", "是在"); not 地下, 以上."""
+    return len(word) == 2 and word[0] == "是" and word[1] in _FUNCTION
 
 
 def _runs(tokens: list[tuple[str, int, int]], text: str) -> list[str]:

@@ -148,12 +148,25 @@ def of_other_level(span: str, level: str) -> bool:
     "Which city?" only a country or a continent is of another level: a subdivision often bears its main
     city's name (New York, São Paulo)."""
     levels = place_levels(span)
-    if not levels and set(tokenize(span)) & PLACE_WORDS_EN and not names_a_place(
-            " ".join(w for w in re.findall(r"[\w'’.-]+", span) if not set(tokenize(w)) & PLACE_WORDS_EN)):
-        return True  # "the world's", "in the Midwest": no country, city or continent of its own
+    if not levels and _of_no_level(span):
+        return True
     if level == "city":
         return bool(levels) and levels <= {"country", "continent"}
     return bool(levels) and level not in levels
+
+
+def _of_no_level(span: str) -> bool:
+    """The span's only places are the world or a region of no level ("the world's", "area in the Midwest"):
+    it names no country, city or continent."""
+    wide = [w for w in re.findall(r"[\w'’.-]+", span) if set(tokenize(w)) & PLACE_WORDS_EN]
+    return bool(wide) and not names_a_place(" ".join(w for w in re.findall(r"[\w'’.-]+", span) if w not in wide))
+
+
+def levels_asked(query: str) -> set[str]:
+    """The levels of place the query's wh-phrases name in their first four words ("Which African country
+    ..." -> country; not "country" in "how many people live in the country")."""
+    words = {w for found in WH_EN.finditer(query) for w in tokenize(" ".join(query[found.start():].split()[:4]))}
+    return {level for level, nouns in _SOUGHT_PLACES.items() if words & nouns}
 
 
 def named_levels(name: str) -> set[str]:

@@ -26,10 +26,9 @@ _ASKING_EN = frozenset(tokenize(
     "like know tell say said correctly understand wondering confirm check talked well okay ok yes no also"))
 # "那一届", "这家", "一趟": a demonstrative or a count with its measure word points at a thing, it names none.
 _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些]?$")
-# What a Chinese question asks of the thing it names, not another thing: "是2024年的数据吧？", "是从中医的
-# 说法来理解吗？", "是公路桥部分的长度吧？" guess nothing beside 2024年, 中医, 公路桥.
-_ATTRIBUTES_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "长度", "高度", "价格", "票价",
-                            "费用", "人数", "数量", "时间", "日期", "版本", "情况", "标准"])
+# Words a Chinese question says of the thing it names whatever the thing ("是2024年的数据吧？", "是从中医的
+# 说法来理解吗？"): no guess beside 2024年, 中医. A measure (长度, 票价) is one, unless the need says it.
+_NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
 _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
 
@@ -113,7 +112,7 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
     """The values a question names that the intent does not: its own guess ("Kraków" in "Is that Kraków?",
     "2010" in "Using the 2010 census?"). A value is a number or a capitalised word after the first; other
     words the intent lacks ("released") only rephrase."""
-    return [v for v in values_of(question, language, first=False) if v not in _ATTRIBUTES_ZH
+    return [v for v in values_of(question, language, first=False) if not (language == "zh" and v in _NEUTRAL_ZH)
             and not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
 
 
@@ -168,16 +167,11 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
         if guess and (about_span
                       or not any(_same_kind(g, span, language) for g in guess)):
             return UNKNOWN
-        return said("no" if guess and not _OPEN_CUE.search(question) else "yes", span, language)
+        word = "no" if guess and not _OPEN_CUE.search(question) else "yes"
+        if language == "zh":
+            return f"{'是的' if word == 'yes' else '不是'}，{span}"
+        return f"{word.capitalize()}, {span}"
     if echo and asked and not is_either_or(question, language):
         return UNKNOWN
     return span
 
-
-def said(word: str, span: str, language: str) -> str:
-    """A span said after "yes" or "no" ("No, 1903"; "不是，成都"), or alone when ``word`` is empty."""
-    if not word:
-        return span
-    if language == "zh":
-        return f"{'是的' if word == 'yes' else '不是'}，{span}"
-    return f"{word.capitalize()}, {span}"

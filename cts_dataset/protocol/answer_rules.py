@@ -38,6 +38,7 @@ from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
     asked_level,
     guesses_the_answer,
+    levels_asked,
     of_other_level,
     place_levels,
     sought,
@@ -53,7 +54,7 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
-from cts_dataset.protocol.answer_scope import names_nothing, scope_asked
+from cts_dataset.protocol.answer_scope import clauses, names_nothing, scope_asked
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
@@ -97,7 +98,7 @@ OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 class Decision:
     span: str  # a span of the intent, or unknown
     rule: str  # which rule settled it
-    said: str | None = None  # to a yes/no question: "" for the span alone, neither yes nor no; None: answer_of phrases it
+    bare: bool = False  # the span alone, neither yes nor no, even to a yes/no question
 
 
 def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision | None:
@@ -233,11 +234,12 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
     for, of which the query left one out ("Which country is the capital of Congo?" for "the Democratic
     Republic of the Congo": the query asks for a city; "What year was the Philippines' capital?")."""
     asked = classify(question)
-    if asked not in TYPED or not any(span_type(s, "en") == asked for s in missing):
+    if asked not in TYPED or not any(span_type(s, "en") == asked for s in missing) \
+            or asked in {classify(clause) for clause in clauses(query)}:  # "... the release date of ...?"
         return False
     if asked == "region":  # a place known to be of the asked level: "South Sudan" for "Which country?"
         level = asked_level(question)
-        return level is not None and level not in sought(query) \
+        return level is not None and level not in sought(query) | levels_asked(query) \
             and any(level in place_levels(s) for s in missing if span_type(s, "en") == "region")
     # It asks for the kind in so many words ("What year ...?", "How many ...?"), and the query does not.
     searched = _SEARCHES_TIME if asked == "time" else _SEARCHES_NUMBER
@@ -282,7 +284,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if stated and not holds(question, stated, language):
         # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
         # the guess may name it in other words ("by economic output" for "by GDP").
-        return Decision(stated, "criterion", said="")
+        return Decision(stated, "criterion", bare=True)
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from cts_dataset.text import tokenize
+
 _CRITERION = re.compile(
     r"\bcriteri(?:a|on)\b|\bmetrics?\b|\bmeasurements?\b|\bbasis\b|\bbased on\b|\branked by\b|\bin terms of\b"
     r"|\bhow (?:should|do you want|would you like|is|are) (?:\S+ ){0,3}(?:to be |be )?(?:measured|ranked)\b"
@@ -107,16 +109,19 @@ _ASKS_WHICH = re.compile(
     re.IGNORECASE)
 
 
-# A yes/no question that guesses the yardstick: "Largest by population?", "Ranked by economic output?",
-# "You mean the one with the most residents?".
-_GUESSED_YARDSTICK = re.compile(
-    r"\b(?:ranked|measured|judged|sorted|ordered) by\b|\bin terms of\b"
-    r"|\b(?:\w+est|most|least) by (?!the\b|a\b|an\b|far\b)\w+|\bthe (?:most|least|fewest) (?!recent\b)\w+",
-    re.IGNORECASE)
+# A yes/no question that guesses the yardstick: a measure after "by", "in terms of" or "the most" ("Largest
+# by population?", "Ranked by economic output?", "You mean the one with the most residents?"); not a unit,
+# a method or a means ("in terms of metres", "measured by sonar", "closest by car").
+_GUESSED_YARDSTICK = re.compile(r"\b(?:by|in terms of|the (?:most|least|fewest))\s+(\S+(?:\s+\S+)?)", re.IGNORECASE)
+_MEASURES = frozenset(tokenize(
+    "population people residents inhabitants citizens area size surface volume length height depth elevation "
+    "gdp output economy economic revenue sales income value capacity speed weight mass visitors passengers "
+    "students members users votes density"))
 
 
 def guesses_yardstick(question: str) -> bool:
-    return bool(_GUESSED_YARDSTICK.search(question))
+    """A yes/no question names a measure to rank by that the question offers as a guess."""
+    return any(set(tokenize(found.group(1))) & _MEASURES for found in _GUESSED_YARDSTICK.finditer(question))
 
 
 def asks_criterion(question: str) -> bool:
