@@ -92,3 +92,25 @@ def test_a_chinese_word_of_function_characters_is_no_content_but_a_word_like_dix
     from cts_dataset.protocol.answer_phrasing import content_words
     assert "是从" not in content_words("是从中医的说法来理解吗？", "zh")
     assert "地下" in content_words("是地下线路吧？", "zh")
+
+
+POEM = ("Which is the best-known epic poem in Old Norse?", "Which is the best-known epic poem?")
+CAPITAL = ("What is the capital of North Macedonia?", "What is the capital of Macedonia?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (POEM, "Old Irish, from the Ulster Cycle?", "No, Old Norse"),  # Irish for Norse
+    (CAPITAL, "You mean the Greek region of Macedonia?", "No, North Macedonia"),
+    (CAPITAL, "The Kingdom of Macedonia, in antiquity?", "No, North Macedonia"),
+])
+def test_a_guess_naming_another_variant_of_what_the_query_left_out_is_denied_with_it(pair, question, expected):
+    assert answered(pair, question) == (expected, "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (POEM, "Is it the Old Norse Edda, by Snorri?"),  # names all of "Old Norse": a guess about it, not another one
+    (POEM, "Is it Beowulf?"),  # names nothing of what the query left out
+])
+def test_a_guess_that_names_all_or_nothing_of_what_the_query_left_out_is_no_variant(pair, question):
+    assert answered(pair, question, model_says='{"answer": "unknown"}')[0] in (UNKNOWN, "Yes, Old Norse")
+    assert not answered(pair, question, model_says='{"answer": "unknown"}')[0].startswith("No")

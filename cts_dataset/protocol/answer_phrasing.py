@@ -167,11 +167,14 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
         if guess and (about_span
                       or not any(_same_kind(g, span, language) for g in guess)):
             return UNKNOWN
-        word = "no" if guess and not _OPEN_CUE.search(question) else "yes"
-        if language == "zh":
-            return f"{'是的' if word == 'yes' else '不是'}，{span}"
-        return f"{word.capitalize()}, {span}"
+        return yes_or_no("no" if guess and not _OPEN_CUE.search(question) else "yes", span, language)
     if echo and asked and not is_either_or(question, language):
         return UNKNOWN
     return span
 
+
+def yes_or_no(word: str, span: str, language: str) -> str:
+    """The span after "yes" or "no" ("No, 1903"; "不是，成都")."""
+    if language == "zh":
+        return f"{'是的' if word == 'yes' else '不是'}，{span}"
+    return f"{word.capitalize()}, {span}"

@@ -98,7 +98,7 @@ OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 class Decision:
     span: str  # a span of the intent, or unknown
     rule: str  # which rule settled it
-    bare: bool = False  # the span alone, neither yes nor no, even to a yes/no question
+    reply: str | None = None  # to a yes/no question: "no", or "" for the span alone; None: as answer_of says it
 
 
 def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision | None:
@@ -284,12 +284,15 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if stated and not holds(question, stated, language):
         # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
         # the guess may name it in other words ("by economic output" for "by GDP").
-        return Decision(stated, "criterion", bare=True)
+        return Decision(stated, "criterion", reply="")
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)
     if guesses and language == "en" and guesses_the_answer(question, query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
+    variant = _variant_of(question, missing, language) if guesses and language == "en" else None
+    if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
+        return Decision(variant, "confirmation", reply="no")
     if new and not guesses:
         span = _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
@@ -312,6 +315,19 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             return typed
         if not _names_any(question, intent, language):
             return Decision(UNKNOWN, "confirmation")
+    return None
+
+
+def _variant_of(question: str, missing: list[str], language: str) -> str | None:
+    """The span the query left out of which a guessing question names another variant: it names some of
+    the span's words and not the others ("Middle English" for "Old English", "the German state of Bavaria"
+    for "the Bavarian dialect area", "the Republic of the Sudan" for "South Sudan")."""
+    asked = tokenize(question)
+    for span in missing:
+        words = content_words(span, language)
+        named = [w for w in words if any(same_word(w, t) for t in asked)]
+        if named and len(named) < len(words):
+            return span
     return None
 
 

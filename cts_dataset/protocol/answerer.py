@@ -23,7 +23,7 @@ from cts_dataset.models.base import ChatModel, ChatRequest, ChatResponse, Struct
 from cts_dataset.prompts import ChatPrompt, PromptError
 from cts_dataset.protocol import answer_rules
 from cts_dataset.protocol.answer_choices import choices, missing_spans
-from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice
+from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice, yes_or_no
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
 from cts_dataset.protocol.roles import RoleSettings
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
@@ -144,8 +144,10 @@ def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettin
 
 
 def _decided(view: AnswererView, decision: answer_rules.Decision) -> Answer:
-    text = decision.span if decision.bare else answer_of(view.question, decision.span, view.fused_query,
-                                                          view.language)
+    if decision.reply is None:
+        text = answer_of(view.question, decision.span, view.fused_query, view.language)
+    else:
+        text = yes_or_no(decision.reply, decision.span, view.language) if decision.reply else decision.span
     unsupported = () if text == UNKNOWN else unsupported_words(text, view.fused_query)
     if unsupported:  # a span of the intent never adds content; kept as a guard all the same
         return Answer(text=UNKNOWN, raw="", parsed=True, unsupported=unsupported, replaced=text,
