@@ -114,3 +114,18 @@ def test_a_guess_naming_another_variant_of_what_the_query_left_out_is_denied_wit
 def test_a_guess_that_names_all_or_nothing_of_what_the_query_left_out_is_no_variant(pair, question):
     assert answered(pair, question, model_says='{"answer": "unknown"}')[0] in (UNKNOWN, "Yes, Old Norse")
     assert not answered(pair, question, model_says='{"answer": "unknown"}')[0].startswith("No")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("蔚来ET5旅行版的续航里程是多少公里？", "蔚来ET5的续航里程是多少公里？"), "您问的是ET5 Max吗？", "不是，旅行版"),
+])
+def test_a_chinese_guess_standing_where_the_needs_span_stands_is_denied_with_it(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+def test_a_chinese_guess_beside_other_words_is_no_variant():
+    """统计局 sits after 广东省, which the span 2023年广东省 holds: a guess about the span, not in its place."""
+    from cts_dataset.protocol.answer_rules import _variant_of_zh
+    intent = "2023年广东省城镇居民人均可支配收入是多少元？"
+    assert _variant_of_zh("是按广东省统计局公布的数据吗？", intent, ["2023年广东省", "2023年"], ["统计局"]) is None
+    assert _variant_of_zh("是2022年广东省的吗？", intent, ["2023年"], ["2022年"]) == "2023年"  # in its place: 广东 after

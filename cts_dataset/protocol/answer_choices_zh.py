@@ -51,6 +51,10 @@ def is_content(word: str) -> bool:
     return word not in _FUNCTION and not _PUNCT.match(word) and word.strip() != ""
 
 
+def is_function_char(char: str) -> bool:
+    return char in _FUNCTION or bool(_PUNCT.match(char))
+
+
 def of_function_words(word: str) -> bool:
     """A word jieba joined from 是 and a preposition ("是从" in "是从中医的说法来理解吗？", "是在"); not 地下, 以上."""
     return len(word) == 2 and word[0] == "是" and word[1] in _FUNCTION

@@ -290,7 +290,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     guesses = guessed(question, intent, language)
     if guesses and language == "en" and guesses_the_answer(question, query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
-    variant = _variant_of(question, missing, language) if guesses and language == "en" else None
+    variant = (_variant_of(question, missing, language) if language == "en"
+               else _variant_of_zh(question, intent, missing, guesses)) if guesses else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
     if new and not guesses:
@@ -328,6 +329,26 @@ def _variant_of(question: str, missing: list[str], language: str) -> str | None:
         named = [w for w in words if any(same_word(w, t) for t in asked)]
         if named and len(named) < len(words):
             return span
+    return None
+
+
+def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
+    """The span the query left out that a Chinese guess stands in for: the two sit between the same
+    characters ("诺贝尔化学奖" for 诺贝尔物理学奖, "SU7 Max" for SU7标准版)."""
+    def beside(text: str, part: str) -> tuple[str, str]:
+        at = text.find(part)
+        return text[max(at - 2, 0):at], text[at + len(part):at + len(part) + 2]
+
+    def telling(context: str) -> bool:  # two characters that are not all function words
+        return len(context) == 2 and not answer_choices_zh.of_function_words(context) \
+            and not all(answer_choices_zh.is_function_char(c) for c in context)
+
+    asked, said = re.sub(r"\s+", "", question), re.sub(r"\s+", "", intent)
+    for guess in (g for g in guesses if g in asked):
+        around = beside(asked, guess)
+        for span in (s for s in missing if s in said):
+            if any(telling(a) and a == b for a, b in zip(around, beside(said, span), strict=True)):
+                return span
     return None
 
 
