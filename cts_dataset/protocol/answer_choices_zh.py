@@ -94,7 +94,7 @@ def phrases(fused_query: str) -> list[str]:
     return list(dict.fromkeys(s for s in _runs(words(fused_query), fused_query) if s))
 
 
-def contrasts(alternatives: list[str], side_words: list[set[str]]) -> list[set[str]]:
+def contrasts(alternatives: list[str], side_words: list[list[str]]) -> list[set[str]]:
     """The characters that tell parallel alternatives apart, per alternative: 一 and 二 in "一战还是二战",
     沪 and 广 in "京沪线还是京广线", 男 and 女 in "男子还是女子比赛". Read from two alternatives written alike
     up to a shared ending, and from words of the same length, one from each side, alike in a place;

@@ -251,12 +251,14 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
     sides = [content_words(p, language) for p in alternatives(question, language)]
-    hits: list[str] = []
-    for i, words in enumerate(sides):
-        others = {w for j, ws in enumerate(sides) if j != i for w in ws}
-        hits += [w for w in words if w not in others and holds(intent, w, language)
-                 and not (query and holds(query, w, language))]
+    hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _own_words(sides: list[list[str]]) -> list[str]:
+    """The words of each alternative that no other alternative has, in order."""
+    return [w for i, words in enumerate(sides) for w in words
+            if not any(w in other for j, other in enumerate(sides) if j != i)]
 
 
 def _held_alternative(question: str, intent: str, query: str) -> str | None:
@@ -333,15 +335,14 @@ def _variant_of(question: str, missing: list[str], language: str) -> str | None:
 
 
 def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
-    """The span the query left out that a Chinese guess stands in for: the two sit between the same
-    characters ("诺贝尔化学奖" for 诺贝尔物理学奖, "SU7 Max" for SU7标准版)."""
+    """The span the query left out that a Chinese guess stands in for: the two sit between the same two
+    characters ("SU7 Max" for SU7标准版, "2022年广东省" for 2023年广东省)."""
     def beside(text: str, part: str) -> tuple[str, str]:
         at = text.find(part)
         return text[max(at - 2, 0):at], text[at + len(part):at + len(part) + 2]
 
     def telling(context: str) -> bool:  # two characters that are not all function words
-        return len(context) == 2 and not answer_choices_zh.of_function_words(context) \
-            and not all(answer_choices_zh.is_function_char(c) for c in context)
+        return len(context) == 2 and not all(answer_choices_zh.is_function_char(c) for c in context)
 
     asked, said = re.sub(r"\s+", "", question), re.sub(r"\s+", "", intent)
     for guess in (g for g in guesses if g in asked):
@@ -365,9 +366,8 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -
     kinds = {span_type(p, language) for p in offered} & {"time", "number"}  # a place word names many things
     if any(span_type(s, language) in kinds for s in spans):
         return True
-    sides = [set(content_words(p, language)) for p in offered]
-    if any(holds(intent, w, language) for i, side in enumerate(sides)
-           for w in side - set().union(*(o for j, o in enumerate(sides) if j != i))):
+    sides = [content_words(p, language) for p in offered]
+    if any(holds(intent, w, language) for w in _own_words(sides)):
         return True
     # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
     # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
