@@ -1,11 +1,13 @@
 """Role compliance of a model in the three protocol roles, on probe sets held out from the demo data.
 
-    python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all] [--json OUT]
+    python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all|realistic-dev|dev2|
+        realistic-heldout|heldout2|heldout3] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
         [--answerer-prompt v2] [--choose-prompt v3] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
 Probes (benchmarks/probes/, en and zh; ``split``: ``dev``, ``final`` for the third held back, or ``fresh``
-for answerer_fresh.jsonl, written after the prompts were chosen and never used to tune them):
+for answerer_fresh.jsonl, written after the prompts were chosen and never used to tune them; the answerer's
+realistic splits are listed at ``REALISTIC`` below, tuning sets and held-out sets apart):
 - answerer.jsonl (intent, question, expected: a value the intent states, or ``unknown``). Per answer mode:
   answered = answerable questions whose answer holds every content word of the expected value;
   unknown = unanswerable questions answered ``unknown``; invented = answers forwarded with content words
@@ -67,9 +69,11 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # split name -> (probe file suffix, the rows' split): realistic probes over demo intents and written Chinese
 # needs; heldout2, new intents over corpus articles no demo instance cites, written before the choosing
 # answerer's rules and never used to tune them; heldout3, intents of the test split's growth and rework
-# instances (written after the rules, blind to them, never used to tune them).
+# instances (written after the rules, blind to them, never used to tune them); dev2, a second tuning set
+# (demo and test intents no other probe file uses, and new Chinese needs), written for guards version 19
+# and used to tune it: wrong guesses, offers of more, choices the intent takes no side of.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
-             "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3")}
+             "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2")}
 
 
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:

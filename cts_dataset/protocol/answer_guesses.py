@@ -15,10 +15,11 @@ English only: Chinese questions have no capitals to find the guess by.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 
-from cts_dataset.protocol.answer_phrasing import WH_EN, content_words, holds
+from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds
 from cts_dataset.protocol.span_types import MIN_CITY_PEOPLE, PLACE_WORDS_EN, names_a_place, span_type
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
@@ -219,3 +220,107 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     if any(holds(span, w, "en") for span in missing for w in named):
         return False
     return all(named_levels(g) & wanted for g in guesses)
+
+
+# Ordinal words, which a rank the query left out is written with ("the first president" for the seventh).
+_ORDINAL = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+                      r"|\w+teenth|twentieth|thirtieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+_COUNTED = ("time", "number")
+
+
+def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
+    """The span the query left out that a yes/no question's guess competes with, which the user then
+    gives instead ("No, 1812"), or None:
+    - a time or a number the intent does not hold, where the query left one out ("the German invasion in
+      1941?" for 1812; "the first president?" for the seventh);
+    - a name written beside a word of the query's, not of its wh-phrase ("the Spanish Civil War?" for
+      "the civil war" the intent calls Nigerian; "the emperor Akbar?" for Shah Jahan): it names another
+      one of the thing the query speaks of, not its answer. The span nearest that word in the intent;
+    - in a question of what the user means, a plain word beside a word of the query's ("a video game?"
+      for "In mathematics, what is a game?"; "psychological stress?"): another sense of it."""
+    counted = [s for s in missing if span_type(s, "en") in _COUNTED]
+    values = [g for g in guesses if span_type(g, "en") in _COUNTED]
+    values += [o for o in _ORDINAL.findall(question) if not holds(intent, o, "en")]
+    for value in values:
+        same = [s for s in counted if span_type(s, "en") == span_type(value, "en")]
+        if same or counted:
+            return (same or counted)[0]
+    if not missing:
+        return None
+    asked = _wh_phrases(query)
+    common = {t for w in query.split() if w[:1].islower() for t in tokenize(w)}  # not a word of a name
+    words = [w.strip(",.;:!?\"'()[]‘’“”") for w in question.split()]
+    senses = _senses(question, words, intent, query)
+    for i, word in enumerate(words):
+        if word not in guesses and word not in senses:
+            continue
+        for near in words[max(i - 1, 0):i] + words[i + 1:i + 2]:
+            known = tokenize(near)
+            if len(known) == 1 and near not in guesses and near not in senses \
+                    and any(same_word(known[0], c) for c in common) \
+                    and (word in senses or not any(same_word(known[0], a) for a in asked)):
+                return _nearest(known[0], intent, missing)
+    return None
+
+
+# A question of what the user means ("Do you mean a video game?", "Are you asking about ...?", "..., right?").
+_MEANING = re.compile(r"\b(?:do you mean|you mean|are you (?:asking|talking|thinking|referring)|is (?:this|that|it) "
+                      r"(?:about|the)|as in|in the sense|I assume|so (?:a|an|the)\b)|, (?:right|correct)\?",
+                      re.IGNORECASE)
+
+
+def _senses(question: str, words: list[str], intent: str, query: str) -> set[str]:
+    """In a question of what the user means, the plain words that neither the intent nor the query
+    holds, not verbs in -ed or -ing: "video" in "Do you mean a video game?", the sense it guesses."""
+    if not _MEANING.search(question):
+        return set()
+    return {w for w in words if w[:1].islower() and (t := tokenize(w)) and len(t) == 1
+            and not holds(intent, w, "en") and not holds(query, w, "en") and t[0] not in ASKING_EN
+            and not re.search(r"(?:ed|ing)$", w) and not _written_like(w, intent)}
+
+
+def _written_like(word: str, text: str) -> bool:
+    """A word of ``text`` begins like ``word`` (four letters, and most of the shorter): "density" and
+    "densely", "metro" and "metropolitan", "scientific" and "science" name the same sense."""
+    for other in re.findall(r"[A-Za-z]+", text.lower()):
+        shared = len(os.path.commonprefix([word.lower(), other]))
+        if shared >= 4 and shared >= 0.55 * min(len(word), len(other)):
+            return True
+    return False
+
+
+_WH_PHRASE_END = frozenset("in on of at from by for with during to did does do was were is are has have had "
+                           "and that which who".split())
+
+
+def _wh_phrases(query: str) -> set[str]:
+    """The words of the query's what- and which-phrases, what it asks for: "Which famous buildings" of
+    "Which famous buildings did the emperor order ...", "the largest lake" of "What is the largest lake on
+    Earth". "Who" asks for a person, whatever follows."""
+    asked: set[str] = set()
+    for found in WH_EN.finditer(query):
+        if found.group().lower() not in ("what", "which", "whose"):  # "Who led the revolution": a person
+            continue
+        words = query[found.end():].split()
+        if words and words[0].lower() in _WH_PHRASE_END:  # "What is the largest lake ...": past the copula
+            words = words[1:]
+        for word in words:
+            if word.lower().strip(",") in _WH_PHRASE_END:
+                break
+            asked |= set(tokenize(word))
+            if word.endswith(","):
+                break
+    return asked
+
+
+def _nearest(word: str, intent: str, missing: list[str]) -> str:
+    """The span of ``missing`` nearest ``word`` in the intent (by words; at equal distance the one before
+    it), else the first."""
+    said = tokenize(intent)
+    at = [i for i, t in enumerate(said) if same_word(t, word)]
+    if not at:
+        return missing[0]
+    def distance(span: str) -> tuple[int, bool]:  # at equal distance, a modifier before it ("Nigerian civil war")
+        where = [i for i, t in enumerate(said) if any(same_word(t, w) for w in tokenize(span))]
+        return min(((abs(i - j), i > j) for i in where for j in at), default=(len(said), True))
+    return min(missing, key=distance)

@@ -19,7 +19,7 @@ _WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|�
 # A yes/no question with no guess of its own ("Do you mean a particular year?") is answered yes.
 _OPEN_CUE = re.compile(r"\b(?:particular|specific|certain|any|some|specifically)\b|特定|具体|某个|某一", re.IGNORECASE)
 # Words of asking, not of what is asked about.
-_ASKING_EN = frozenset(tokenize(
+ASKING_EN = frozenset(tokenize(
     "mean meant meaning ask asking asked talk talking refer referring interested interest want wanting look looking "
     "about question one ones you your please exactly just sure right correct so thinking think mind kind sort type "
     "specifically particular specific certain any some only really actually assume guess exact thing something case "
@@ -28,6 +28,9 @@ _ASKING_EN = frozenset(tokenize(
 _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些]?$")
 # Words a Chinese question says of the thing it names whatever the thing ("是2024年的数据吧？", "是从中医的
 # 说法来理解吗？"): no guess beside 2024年, 中医. A measure (长度, 票价) is one, unless the need says it.
+# Verbs and adverbs name no value a Chinese guess could be ("打算" in "您是打算二月去吧？", "举办", "发布"):
+# jieba's tags for them.
+_ACTS_ZH = frozenset(["v", "vd", "d", "ad"])
 _NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
 _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
@@ -81,9 +84,13 @@ def is_either_or(question: str, language: str) -> bool:
 def alternatives(question: str, language: str) -> list[str]:
     """The alternatives an either-or question offers, as written: "What kind of poem: epic, lyric, or
     ballad?" -> "epic", "lyric", "ballad" (a colon parts the choice from the words that only ask, on either
-    side: "Area or volume: which one?"); "国内还是国外？" -> 国内, 国外. Empty pieces are dropped."""
+    side: "Area or volume: which one?"); "国内还是国外？" -> 国内, 国外, "您要考的是学术类还是培训类？" -> 学术类,
+    培训类. Empty pieces are dropped."""
     if language == "zh":
         parts = re.split(_OR_ZH, question)
+        lead = parts[0].rfind("是")  # "您要考的是学术类还是培训类？": the choice begins after 是
+        if len(parts) > 1 and 0 <= lead < len(parts[0]) - 1:
+            parts[0] = parts[0][lead + 1:]
     else:
         asked = question
         if ":" in question:
@@ -98,12 +105,12 @@ def content_words(text: str, language: str) -> list[str]:
     if re.search(rf"[{CJK}]", text):
         return [w for w, _, _ in answer_choices_zh.words(text) if answer_choices_zh.is_content(w)
                 and not answer_choices_zh.of_function_words(w) and w not in _ASKING_ZH and not _POINTING_ZH.match(w)]
-    return [w for w in tokenize(text) if w not in _ASKING_EN]
+    return [w for w in tokenize(text) if w not in ASKING_EN]
 
 
 def holds(text: str, word: str, language: str) -> bool:
     if re.search(rf"[{CJK}]", word):
-        return word in word_forms.zh_numerals_to_digits(text) or word in text
+        return word in text or word_forms.zh_numerals_to_digits(word) in word_forms.zh_numerals_to_digits(text)
     known = tokenize(text)
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
 
@@ -111,8 +118,9 @@ def holds(text: str, word: str, language: str) -> bool:
 def guessed(question: str, fused_query: str, language: str) -> list[str]:
     """The values a question names that the intent does not: its own guess ("Kraków" in "Is that Kraków?",
     "2010" in "Using the 2010 census?"). A value is a number or a capitalised word after the first; other
-    words the intent lacks ("released") only rephrase."""
-    return [v for v in values_of(question, language, first=False) if not (language == "zh" and v in _NEUTRAL_ZH)
+    words the intent lacks ("released") only rephrase. Chinese: a content word, not a verb or an adverb."""
+    acts = {w for w, tag in answer_choices_zh.tagged_words(question) if tag in _ACTS_ZH} if language == "zh" else set()
+    return [v for v in values_of(question, language, first=False) if not (language == "zh" and v in _NEUTRAL_ZH | acts)
             and not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
 
 
@@ -134,9 +142,10 @@ def kind_of(value: str, language: str) -> str | None:
 
 
 def _same_kind(guess: str, span: str, language: str) -> bool:
-    """A guess the span can replace. Chinese has no capitals: two values of no known kind may be alike."""
+    """A guess the span can replace. Chinese has no capitals: a guess of no known kind may be a value like
+    the span, unless the span is a time or a number ("打算" in "您是打算二月去吧？" guesses no month)."""
     guess_kind, span_kind = kind_of(guess, language), kind_of(span, language)
-    return guess_kind == span_kind or (guess_kind is None and language == "zh")
+    return guess_kind == span_kind or (guess_kind is None and language == "zh" and span_kind not in ("time", "number"))
 
 
 def echoes(span: str, question: str, language: str) -> bool:

@@ -23,12 +23,15 @@ from the pair, so those cases need no model, and answer the same on every engine
   query left out beside that thing in the intent ("law" for "In law, what is a suit?");
 - ``open_request``: a request for any further detail ("Can you be more specific?"), answered by what the
   query left out;
+- ``plans``: a Chinese question about the user's plans ("您打算去哪个会场？") that names nothing
+  only the need holds, and asks for no kind of value the query left out: ``unknown``;
 - ``rank``, ``criterion``, ``fact``: a question for a place in a ranking, for the yardstick of the query's
   ranking or measure, or for a fact in the third person (:mod:`.question_forms`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -41,6 +44,7 @@ from cts_dataset.protocol.answer_guesses import (
     levels_asked,
     of_other_level,
     place_levels,
+    rival_of,
     sought,
 )
 from cts_dataset.protocol.answer_phrasing import (
@@ -54,7 +58,7 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
-from cts_dataset.protocol.answer_scope import clauses, names_nothing, scope_asked
+from cts_dataset.protocol.answer_scope import clauses, more_offered, names_nothing, scope_asked
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
@@ -89,6 +93,15 @@ _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed dis
 _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
+_WH_ZH = re.compile(r"哪|什么|多少|几")
+# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？").
+_WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
+_HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
+# Not "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
+_PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
+# A Chinese alternative that gives a value of a time or a number: digits, or a time said relative to now.
+_VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]|[去今明前后]年|更早|更晚|以前|之前|以后|之后|[上下]个|最近|近")
+EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -119,6 +132,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     part = scope_asked(question, intent) if language == "en" else None
     if part:
         return Decision(part, "scope")
+    more = more_offered(question, intent) if language == "en" else None
+    if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
+        return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
@@ -127,13 +143,20 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
             return Decision((left or ranks)[0], "rank")
+    if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
+            and not any(span_type(s, language) in _asked_zh(question) for s in missing):
+        return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(span, "either_or")
         typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
-        if language == "zh" and typed is None and not _takes_a_side(question, intent, spans, language):
-            return Decision(UNKNOWN, "either_or")  # "男足世界杯还是女足世界杯？" when the need says neither
+        offered = alternatives(question, language)
+        if language == "zh" and not _takes_a_side(question, intent, spans, language) and (typed is None or not any(
+                _VALUE_ZH.search(p) or _WH_ZH.search(p) for p in offered)):
+            # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
+            # ("哪一年，还是哪个时期？" does)
+            return Decision(UNKNOWN, "either_or")
         if language != "en" or WH_EN.search(question):
             return typed
         held = _held_alternative(question, intent, query) if query else None
@@ -144,8 +167,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # holds neither side.
         if typed is not None and typed.span != UNKNOWN and not _offers_kind(question, classify(question)):
             return Decision(UNKNOWN, "either_or")
-        if typed is None and not _names_any(question, intent, language):
-            return Decision(UNKNOWN, "either_or")
+        if typed is None and not (_names_any(question, intent, language) and _sides_held(question, intent, query)):
+            return Decision(UNKNOWN, "either_or")  # "Largest by wingspan or by body weight?": the intent says neither
         return typed
     if is_yes_no(question, language):
         return _confirmation(question, intent, query, missing, spans, language)
@@ -261,6 +284,15 @@ def _own_words(sides: list[list[str]]) -> list[str]:
             if not any(w in other for j, other in enumerate(sides) if j != i)]
 
 
+def _sides_held(question: str, intent: str, query: str) -> bool:
+    """The intent holds a word that tells one alternative from the others, besides the words the query
+    says too ("largest" in "Largest by territory or by population?" tells none apart), or every word of
+    one alternative ("the longest river, or the second-longest?")."""
+    sides = [content_words(p, "en") for p in alternatives(question, "en")]
+    return any(holds(intent, w, "en") and not (query and holds(query, w, "en")) for w in _own_words(sides)) \
+        or any(side and all(holds(intent, w, "en") for w in side) for side in sides)
+
+
 def _held_alternative(question: str, intent: str, query: str) -> str | None:
     """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
     alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
@@ -290,6 +322,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     words = content_words(question, language)
     new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
     guesses = guessed(question, intent, language)
+    rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
+        else _rival_value_zh(guesses, missing) if guesses else None
+    if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
+        return Decision(rival, "confirmation", reply="no")
     if guesses and language == "en" and guesses_the_answer(question, query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
     variant = (_variant_of(question, missing, language) if language == "en"
@@ -321,6 +357,17 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
+def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
+    """The time the need left out that a guessed time stands against ("2024届" for 2023年). Not a number:
+    "B1" or "36强" name things as often as they count them."""
+    for guess in guesses:
+        kind = span_type(guess, "zh")
+        same = [s for s in missing if kind == "time" and span_type(s, "zh") == kind]
+        if same and re.search(r"\d", guess):
+            return _with_what_is_asked(same[0], missing, guess)
+    return None
+
+
 def _variant_of(question: str, missing: list[str], language: str) -> str | None:
     """The span the query left out of which a guessing question names another variant: it names some of
     the span's words and not the others ("Middle English" for "Old English", "the German state of Bavaria"
@@ -336,7 +383,9 @@ def _variant_of(question: str, missing: list[str], language: str) -> str | None:
 
 def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
     """The span the query left out that a Chinese guess stands in for: the two sit between the same two
-    characters ("SU7 Max" for SU7标准版, "2022年广东省" for 2023年广东省)."""
+    characters ("SU7 Max" for SU7标准版, "2022年广东省" for 2023年广东省); else the stretch of the intent the
+    guess is written like (:func:`_written_alike`: "诺贝尔物理学奖" for "诺贝尔化学奖", "单程票" for "往返票",
+    "8000米以上" for "7000米以上")."""
     def beside(text: str, part: str) -> tuple[str, str]:
         at = text.find(part)
         return text[max(at - 2, 0):at], text[at + len(part):at + len(part) + 2]
@@ -345,12 +394,41 @@ def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list
         return len(context) == 2 and not all(answer_choices_zh.is_function_char(c) for c in context)
 
     asked, said = re.sub(r"\s+", "", question), re.sub(r"\s+", "", intent)
+    alike: list[tuple[int, int, str]] = []
     for guess in (g for g in guesses if g in asked):
         around = beside(asked, guess)
         for span in (s for s in missing if s in said):
             if any(telling(a) and a == b for a, b in zip(around, beside(said, span), strict=True)):
-                return span
-    return None
+                return _with_what_is_asked(span, missing, asked)
+            alike += _written_alike(guess, span, said)
+    return _with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
+
+
+def _with_what_is_asked(span: str, missing: list[str], asked: str) -> str:
+    """The block the query left out that holds ``span`` and, besides, only what the question says too
+    ("8000米以上" for 8000米 in "您说的是7000米以上的山峰吗？"), else ``span``."""
+    return next((m for m in missing if span in m and m != span and m.replace(span, "", 1) in asked), span)
+
+
+def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str]]:
+    """The stretches of ``said`` made of ``span`` and up to ``EDGE_CHARS_ZH`` of its neighbours that
+    ``guess`` is written like: alike at a beginning or an ending (two characters, or one where the parts
+    that differ are as long: 往返|票 for 单程|票, not 邮|轮 for 往返|轮), different within the span. Each
+    with how much of it differs and its length, to prefer the closest."""
+    found = []
+    at = said.find(span)
+    for before in range(min(at, EDGE_CHARS_ZH) + 1):
+        for after in range(min(len(said) - at - len(span), EDGE_CHARS_ZH) + 1):
+            window = said[at - before:at + len(span) + after]
+            head = len(os.path.commonprefix([guess, window]))
+            tail = len(os.path.commonprefix([guess[head:][::-1], window[head:][::-1]]))
+            shared = [c for c in guess[:head] + guess[len(guess) - tail:] if not answer_choices_zh.is_function_char(c)]
+            differs = len(window) - head - tail
+            if len(guess) == head + tail or not differs or head < before or tail < after:
+                continue  # the guess holds the window, or they differ outside the span
+            if len(shared) >= 2 or (shared and differs == len(guess) - head - tail):
+                found.append((differs, len(window), window))
+    return found
 
 
 def _offers_kind(question: str, kind: str | None) -> bool:
@@ -363,7 +441,8 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -
     """The intent holds a word that one alternative of the question has and the others lack, or a value of
     the kind an alternative is ("去年的数据还是更早的？" for a need that names 2024年)."""
     offered = alternatives(question, language)
-    kinds = {span_type(p, language) for p in offered} & {"time", "number"}  # a place word names many things
+    # A place word names many things; "农历日期还是公历日期" offers no value of a time, "去年的还是更早的" does.
+    kinds = {span_type(p, language) for p in offered if language != "zh" or _VALUE_ZH.search(p)} & {"time", "number"}
     if any(span_type(s, language) in kinds for s in spans):
         return True
     sides = [content_words(p, language) for p in offered]
@@ -374,6 +453,22 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -
     digits = zh_numerals_to_digits(intent)
     return any(c in intent or zh_numerals_to_digits(c) in digits
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
+
+
+def _asked_zh(question: str) -> set[str | None]:
+    """The kinds of value a Chinese question asks for: its class, and a time or a number by its wh-word
+    ("您打算几月去？" classifies as a preference and asks for a month)."""
+    kinds: set[str | None] = {classify(question)}
+    if _WHEN_ZH.search(question):
+        kinds.add("time")
+    if _HOW_MANY_ZH.search(question):
+        kinds.add("number")
+    return kinds
+
+
+def _names_new(question: str, intent: str, query: str, language: str) -> bool:
+    """The question names something the intent holds and the query does not."""
+    return any(holds(intent, w, language) and not holds(query, w, language) for w in content_words(question, language))
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:

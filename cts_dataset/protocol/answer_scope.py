@@ -7,6 +7,10 @@ want to know?", "Only the river's name, or its length too?", "Just a definition,
 behind it?". The user wants what the intent asks, so the answer is the intent's own clause for the part
 the question names ("how many people live in the country"), whether or not the query says it too.
 
+A yes/no offer of more ("Do you also want the size of the ground?", "Would you like its population as
+well?") is answered by the intent's clause that asks for what it offers, or ``unknown`` when none does: the
+user wants what the intent asks, no more.
+
 A question that names nothing but generic things ("Which part or aspect of it do you want to know about?",
 "Which specific person, thing or organisation do you mean?") asks what the user means, and a cooperative
 user gives what the query left out, as to "Can you be more specific?".
@@ -67,6 +71,15 @@ _NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECA
 # Words that ask which part ("Only ... or also ...?", "... too?"), not what the part is.
 _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
                                   "find out information details detail behind involved"))
+# A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
+_MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include)\b", re.IGNORECASE)
+_ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
+# What is offered: the words after the verb, up to a preposition that attaches more ("for the battle") or
+# the end; after "to know", the clause.
+_OFFERED = re.compile(
+    r"\b(?:want|like|need|include)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
+    r"(?P<what>.+?)(?:\s+(?:for|of|in|on|at|from|with|between)\b.*)?(?:,?\s+(?:too|as well|also))?\W*$",
+    re.IGNORECASE)
 # Nouns that name no thing of their own: a question made of them asks what the user means.
 _GENERIC = frozenset(tokenize("part parts aspect aspects facet facets side person people thing things organisation "
                               "organisations organization organizations entity entities item items one"))
@@ -121,6 +134,25 @@ def scope_asked(question: str, intent: str) -> str | None:
     if len(whole) != 1 or any(named[j] for j in range(len(sides)) if j != whole[0]):
         return None
     return named[whole[0]][0]
+
+
+def more_offered(question: str, intent: str) -> str | None:
+    """To a yes/no offer of more, the intent's clause whose topic holds every word of what is offered,
+    or "" when no clause does; None for any other question. What is offered is the noun phrase after
+    "want", "like" or "include" ("the casualty figures" of "... the casualty figures for the battle too?"),
+    or the clause after "to know" ("how his reign ended")."""
+    if not (_MORE.search(question) and _ALSO.search(question)):  # "... do you also want to know how ...?" too
+        return None
+    offered = _OFFERED.search(question)
+    if not offered:
+        return None
+    words = [w for w in content_words(offered.group("what"), "en") if w not in _SCOPE_WORDS]
+    if not words:
+        return None
+    parts = clauses(intent)
+    said = [c for c in parts if all(_in(w, set(tokenize(c))) for w in words)]  # in its words before its topic's
+    asking = said or [c for c in parts if all(_in(w, _topic(c)) for w in words)]
+    return asking[0] if asking else ""
 
 
 def names_nothing(question: str) -> bool:

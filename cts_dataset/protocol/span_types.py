@@ -32,7 +32,8 @@ _NUMBER_EN = re.compile(
     r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
     r"biggest|top)\b", re.IGNORECASE)
 PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
-_COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower"))
+_COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower "
+                              "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"))
 _UNIONS = frozenset(tokenize("union"))
 # Countries and continents are not all under Geography: their descriptions say what they are.
 _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
@@ -141,6 +142,8 @@ def names_a_place(span: str) -> bool:
     def is_place(word: str) -> bool:
         return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
 
+    if any(code in _COUNTRY_CODES for code in re.findall(r"\b[A-Z]{2,4}\b", span)):  # "the US", "UK"
+        return True
     for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
         words = [t for w in run.split() for t in tokenize(w)]
         if len(words) == 1 and is_place(words[0]):
@@ -150,6 +153,11 @@ def names_a_place(span: str) -> bool:
                                 or (words[1] in _UNIONS and is_place(words[0]))):
             return True
     return False
+
+
+# Countries and unions written by their initials in prose. Not every ISO code: "IT", "AI" and "CAN" are
+# words and acronyms first.
+_COUNTRY_CODES = frozenset("US USA UK UAE EU USSR PRC DRC ROC".split())
 
 
 @lru_cache(maxsize=65536)
