@@ -36,7 +36,7 @@ def answered(pair: tuple[str, str], question: str, language: str = "en") -> tupl
     (LAKE, "By area or by volume?", "en", "area", "either_or"),
     (NOBEL, "Are you asking about the 1903 prize?", "en", "Yes, 1903", "confirmation"),
     (NOBEL, "Do you mean the 1911 one?", "en", "No, 1903", "confirmation"),
-    (MOUNTAIN, "Would you also like climbing routes?", "en", UNKNOWN, "confirmation"),
+    (MOUNTAIN, "Would you also like climbing routes?", "en", UNKNOWN, "scope"),  # an offer of more the intent does not ask for
     (PHONE, "Which country do you mean?", "en", UNKNOWN, "typed"),  # the intent names no place
     (CITY, "Which city is one of the largest cities in the world?", "en", UNKNOWN, "own_question"),
     (TICKETS, "您想了解哪个城市的？", "zh", "成都", "typed"),
@@ -470,7 +470,7 @@ def test_a_criterion_question_that_names_a_time_or_a_place_on_the_way_gets_the_y
 @pytest.mark.parametrize(("question", "language", "expected"), [
     ("Area or volume: which one?", "en", ["Area", "volume"]),  # the choice before the colon
     ("Area or volume: which one, exactly?", "en", ["Area", "volume"]),
-    ("是男足或女足？", "zh", ["是男足", "女足？"]),  # a lone 或
+    ("是男足或女足？", "zh", ["男足", "女足？"]),  # a lone 或, the choice after 是
 ])
 def test_a_choice_is_found_on_either_side_of_a_colon_and_after_a_lone_huo(question, language, expected):
     from cts_dataset.protocol.answer_phrasing import alternatives, is_either_or

@@ -224,47 +224,75 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
 
 # Ordinal words, which a rank the query left out is written with ("the first president" for the seventh).
 _ORDINAL = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
-                      r"|\w+teenth|twentieth|thirtieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
-_COUNTED = ("time", "number")
+                      r"|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
 
 
 def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
     """The span the query left out that a yes/no question's guess competes with, which the user then
     gives instead ("No, 1812"), or None:
-    - a time or a number the intent does not hold, where the query left one out ("the German invasion in
-      1941?" for 1812; "the first president?" for the seventh);
-    - a name written beside a word of the query's, not of its wh-phrase ("the Spanish Civil War?" for
-      "the civil war" the intent calls Nigerian; "the emperor Akbar?" for Shah Jahan): it names another
-      one of the thing the query speaks of, not its answer. The span nearest that word in the intent;
-    - in a question of what the user means, a plain word beside a word of the query's ("a video game?"
-      for "In mathematics, what is a game?"; "psychological stress?"): another sense of it."""
-    counted = [s for s in missing if span_type(s, "en") in _COUNTED]
-    values = [g for g in guesses if span_type(g, "en") in _COUNTED]
-    values += [o for o in _ORDINAL.findall(question) if not holds(intent, o, "en")]
-    for value in values:
-        same = [s for s in counted if span_type(s, "en") == span_type(value, "en")]
-        if same or counted:
-            return (same or counted)[0]
-    if not missing:
-        return None
+    - a year against the year left out ("the German invasion in 1941?" for 1812; not a decade or a month
+      that holds it: "the 1810s", "June 1812"), an ordinal against the ordinal left out ("the first
+      president?" for the seventh; not "16th" for "sixteenth");
+    - a name that holds a common word of the query's, not of its what- or which-phrase ("the Spanish
+      Civil War?" for "the civil war" the intent calls Nigerian; "the British Empire?" for "the largest
+      empire" the intent calls contiguous): another one of the thing the query speaks of, not its answer;
+    - in a question of what the user means, a plain word beside a word of the query's, where the intent
+      sets that word in a field ("a video game?" for "In mathematics, what is a game?"): another sense.
+    The span nearest that word in the intent."""
+    rival = _rival_value(question, guesses, intent, missing)
+    if rival or not missing:
+        return rival
     asked = _wh_phrases(query)
     common = {t for w in query.split() if w[:1].islower() for t in tokenize(w)}  # not a word of a name
+    for run in capitalised_runs(question):
+        words = tokenize(run)
+        if any(w in guesses for w in run.split()) or any(not holds(intent, w, "en") for w in words):
+            shared = [w for w in words if any(same_word(w, c) for c in common)
+                      and not any(same_word(w, a) for a in asked)]
+            if shared and len(shared) < len(words):
+                return _nearest(shared[0], intent, missing)
+    fields = [s for s in missing if re.search(rf"\b[Ii]n {re.escape(s)}\b", intent) and span_type(s, "en") != "region"]
     words = [w.strip(",.;:!?\"'()[]‘’“”") for w in question.split()]
-    senses = _senses(question, words, intent, query)
     for i, word in enumerate(words):
-        if word not in guesses and word not in senses:
-            continue
-        for near in words[max(i - 1, 0):i] + words[i + 1:i + 2]:
-            known = tokenize(near)
-            if len(known) == 1 and near not in guesses and near not in senses \
-                    and any(same_word(known[0], c) for c in common) \
-                    and (word in senses or not any(same_word(known[0], a) for a in asked)):
-                return _nearest(known[0], intent, missing)
+        if fields and word in _senses(question, words, intent, query):
+            for near in words[max(i - 1, 0):i] + words[i + 1:i + 2]:
+                known = tokenize(near)
+                if len(known) == 1 and any(same_word(known[0], c) for c in common):
+                    return _nearest(known[0], intent, fields)
     return None
 
 
+def _rival_value(question: str, guesses: list[str], intent: str, missing: list[str]) -> str | None:
+    """The year or the ordinal left out that a guessed one stands against (see :func:`rival_of`); not a
+    year after "after", "before" and the like, which bounds a range that may hold the one left out."""
+    years = [s for s in missing if span_type(s, "en") == "time" and re.search(r"\d{3,4}", s)]
+    for guess in (g for g in guesses if re.fullmatch(r"(?:1\d|20)\d\d", g)):  # a year, not "1810s" nor "100"
+        if years and not any(guess in s for s in years) \
+                and not re.search(rf"\b(?:after|before|since|until|from|between)\s+(?:the\s+)?{guess}\b", question, re.I):
+            return years[0]
+    for decade in re.findall(r"\b((?:1\d|20)\d0)s\b", question):  # "the 1500s" for 1804; not "the 1790s" for 1798
+        if years and not any(re.search(rf"\b{decade.rstrip('0')}", s) for s in years):
+            return years[0]
+    ranks = [s for s in missing if _ORDINAL.search(s)]
+    said = {_ordinal_number(o) for o in _ORDINAL.findall(intent)}
+    for ordinal in _ORDINAL.findall(question):
+        if ranks and _ordinal_number(ordinal) not in said:
+            return ranks[0]
+    return None
+
+
+_ORDINAL_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+                  "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+
+
+def _ordinal_number(ordinal: str) -> str:
+    """"sixteenth" and "16th" alike: the number, else the word."""
+    word = ordinal.lower()
+    return str(_ORDINAL_WORDS.index(word) + 1) if word in _ORDINAL_WORDS else re.sub(r"\D", "", word) or word
+
+
 # A question of what the user means ("Do you mean a video game?", "Are you asking about ...?", "..., right?").
-_MEANING = re.compile(r"\b(?:do you mean|you mean|are you (?:asking|talking|thinking|referring)|is (?:this|that|it) "
+_MEANING = re.compile(r"\b(?:you mean|are you (?:asking|talking|thinking|referring)|is (?:this|that|it) "
                       r"(?:about|the)|as in|in the sense|I assume|so (?:a|an|the)\b)|, (?:right|correct)\?",
                       re.IGNORECASE)
 
@@ -276,10 +304,10 @@ def _senses(question: str, words: list[str], intent: str, query: str) -> set[str
         return set()
     return {w for w in words if w[:1].islower() and (t := tokenize(w)) and len(t) == 1
             and not holds(intent, w, "en") and not holds(query, w, "en") and t[0] not in ASKING_EN
-            and not re.search(r"(?:ed|ing)$", w) and not _written_like(w, intent)}
+            and not re.search(r"(?:ed|ing)$", w) and not _begins_like_a_word_of(w, intent)}
 
 
-def _written_like(word: str, text: str) -> bool:
+def _begins_like_a_word_of(word: str, text: str) -> bool:
     """A word of ``text`` begins like ``word`` (four letters, and most of the shorter): "density" and
     "densely", "metro" and "metropolitan", "scientific" and "science" name the same sense."""
     for other in re.findall(r"[A-Za-z]+", text.lower()):

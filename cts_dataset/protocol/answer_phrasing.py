@@ -88,9 +88,10 @@ def alternatives(question: str, language: str) -> list[str]:
     培训类. Empty pieces are dropped."""
     if language == "zh":
         parts = re.split(_OR_ZH, question)
-        lead = parts[0].rfind("是")  # "您要考的是学术类还是培训类？": the choice begins after 是
-        if len(parts) > 1 and 0 <= lead < len(parts[0]) - 1:
-            parts[0] = parts[0][lead + 1:]
+        # "您要考的是学术类还是培训类？": the choice begins after 是, one not of a word (是否, 于是, 是非)
+        leads = [m.end() for m in re.finditer(r"(?<![于但可总就倒凡若要])是(?![否非])", parts[0])]
+        if len(parts) > 1 and leads and leads[-1] < len(parts[0]):
+            parts[0] = parts[0][leads[-1]:]
     else:
         asked = question
         if ":" in question:

@@ -93,14 +93,16 @@ _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed dis
 _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
-_WH_ZH = re.compile(r"哪|什么|多少|几")
+_ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？").
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 # Not "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
 _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
-# A Chinese alternative that gives a value of a time or a number: digits, or a time said relative to now.
-_VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]|[去今明前后]年|更早|更晚|以前|之前|以后|之后|[上下]个|最近|近")
+# A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
+# (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
+_VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
+                       r"|以后|之后|[上下]个|最近|近[一二两三四五六七八九十几]")
 EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
@@ -153,7 +155,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
         if language == "zh" and not _takes_a_side(question, intent, spans, language) and (typed is None or not any(
-                _VALUE_ZH.search(p) or _WH_ZH.search(p) for p in offered)):
+                _VALUE_ZH.search(p) or _ASKS_A_VALUE_ZH.search(p) for p in offered)):
             # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
             # ("哪一年，还是哪个时期？" does)
             return Decision(UNKNOWN, "either_or")
@@ -363,9 +365,16 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
     for guess in guesses:
         kind = span_type(guess, "zh")
         same = [s for s in missing if kind == "time" and span_type(s, "zh") == kind]
-        if same and re.search(r"\d", guess):
+        if same and re.search(r"(?:1\d|20)\d\d", guess) and not _same_number(guess, same[0]):  # a year: not "4月"
             return _with_what_is_asked(same[0], missing, guess)
     return None
+
+
+def _same_number(guess: str, span: str) -> bool:
+    """The two begin with the same number ("2022年度", "2022年4月" and 2022年; "7000米级" and 7000米以上):
+    the guess says the span more finely, or in other words, it does not stand against it."""
+    first = [re.findall(r"\d+", zh_numerals_to_digits(t))[:1] for t in (guess, span)]
+    return bool(first[0]) and first[0] == first[1]
 
 
 def _variant_of(question: str, missing: list[str], language: str) -> str | None:
@@ -426,7 +435,8 @@ def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str
             differs = len(window) - head - tail
             if len(guess) == head + tail or not differs or head < before or tail < after:
                 continue  # the guess holds the window, or they differ outside the span
-            if len(shared) >= 2 or (shared and differs == len(guess) - head - tail):
+            if (len(shared) >= 2 or (shared and differs == len(guess) - head - tail)) \
+                    and not _same_number(guess, window):
                 found.append((differs, len(window), window))
     return found
 

@@ -74,11 +74,12 @@ _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apar
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
 _MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
-# What is offered: the words after the verb, up to a preposition that attaches more ("for the battle") or
-# the end; after "to know", the clause.
+_RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed|only|just)\b", re.IGNORECASE)
+# What is offered: the words after the verb, up to a preposition that places it ("for the battle") or the
+# end ("of" belongs to it: "the number of substitutes"); after "to know", the clause.
 _OFFERED = re.compile(
     r"\b(?:want|like|need|include)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
-    r"(?P<what>.+?)(?:\s+(?:for|of|in|on|at|from|with|between)\b.*)?(?:,?\s+(?:too|as well|also))?\W*$",
+    r"(?P<what>.+?)(?:\s+(?:for|in|on|at|from|with|between)\b.*)?(?:,?\s+(?:too|as well|also))?\W*$",
     re.IGNORECASE)
 # Nouns that name no thing of their own: a question made of them asks what the user means.
 _GENERIC = frozenset(tokenize("part parts aspect aspects facet facets side person people thing things organisation "
@@ -137,10 +138,12 @@ def scope_asked(question: str, intent: str) -> str | None:
 
 
 def more_offered(question: str, intent: str) -> str | None:
-    """To a yes/no offer of more, the intent's clause whose topic holds every word of what is offered,
-    or "" when no clause does; None for any other question. What is offered is the noun phrase after
-    "want", "like" or "include" ("the casualty figures" of "... the casualty figures for the battle too?"),
-    or the clause after "to know" ("how his reign ended")."""
+    """To a yes/no offer of more, the intent's later clause whose topic holds every word of what is
+    offered (the main one, if the intent asks one thing), or "" when none does; None for any other
+    question, or one that restricts ("limited to Africa too?"). What is
+    offered is what follows "want", "like" or "include", up to a preposition that places it ("the
+    casualty figures" of "... the casualty figures for the battle too?"; "the number of substitutes"), or
+    the clause after "to know" ("how his reign ended")."""
     if not (_MORE.search(question) and _ALSO.search(question)):  # "... do you also want to know how ...?" too
         return None
     offered = _OFFERED.search(question)
@@ -149,7 +152,9 @@ def more_offered(question: str, intent: str) -> str | None:
     words = [w for w in content_words(offered.group("what"), "en") if w not in _SCOPE_WORDS]
     if not words:
         return None
-    parts = clauses(intent)
+    if _RESTRICTS.search(question):  # "Would you like it limited to Africa too?" asks which, not more
+        return None
+    parts = clauses(intent)[1:] or clauses(intent)  # "also": beyond the main question, if it asks more
     said = [c for c in parts if all(_in(w, set(tokenize(c))) for w in words)]  # in its words before its topic's
     asking = said or [c for c in parts if all(_in(w, _topic(c)) for w in words)]
     return asking[0] if asking else ""

@@ -142,7 +142,8 @@ def names_a_place(span: str) -> bool:
     def is_place(word: str) -> bool:
         return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
 
-    if any(code in _COUNTRY_CODES for code in re.findall(r"\b[A-Z]{2,4}\b", span)):  # "the US", "UK"
+    code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
+    if code and code.group(1) in _COUNTRY_CODES:
         return True
     for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
         words = [t for w in run.split() for t in tokenize(w)]
