@@ -158,7 +158,7 @@ def names_a_place(span: str) -> bool:
 
 # Countries and unions written by their initials in prose. Not every ISO code: "IT", "AI" and "CAN" are
 # words and acronyms first.
-_COUNTRY_CODES = frozenset("US USA UK UAE EU USSR PRC DRC ROC".split())
+_COUNTRY_CODES = frozenset(["US", "USA", "UK", "UAE", "EU", "USSR", "PRC", "DRC", "ROC"])
 
 
 @lru_cache(maxsize=65536)
