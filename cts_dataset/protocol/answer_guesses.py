@@ -268,7 +268,8 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
     years = [s for s in missing if span_type(s, "en") == "time" and re.search(r"\d{3,4}", s)]
     for guess in (g for g in guesses if re.fullmatch(r"(?:1\d|20)\d\d", g)):  # a year, not "1810s" nor "100"
         if years and not any(guess in s for s in years) \
-                and not re.search(rf"\b(?:after|before|since|until|from|between)\s+(?:the\s+)?{guess}\b", question, re.IGNORECASE):
+                and not re.search(rf"\b(?:after|before|since|until|from|between)\s+(?:the\s+)?{guess}\b", question,
+                                  re.IGNORECASE):
             return years[0]
     for decade in re.findall(r"\b((?:1\d|20)\d0)s\b", question):  # "the 1500s" for 1804; not "the 1790s" for 1798
         if years and not any(re.search(rf"\b{decade.rstrip('0')}", s) for s in years):
@@ -281,7 +282,9 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
     return None
 
 
-_ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+_ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth"]
 
 
 def _ordinal_number(ordinal: str) -> str:
@@ -316,7 +319,8 @@ def _begins_like_a_word_of(word: str, text: str) -> bool:
     return False
 
 
-_WH_PHRASE_END = frozenset(["in", "on", "of", "at", "from", "by", "for", "with", "during", "to", "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "and", "that", "which", "who"])
+_WH_PHRASE_END = frozenset(["in", "on", "of", "at", "from", "by", "for", "with", "during", "to", "did", "does", "do",
+                            "was", "were", "is", "are", "has", "have", "had", "and", "that", "which", "who"])
 
 
 def _wh_phrases(query: str) -> set[str]:
