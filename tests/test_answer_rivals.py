@@ -91,6 +91,18 @@ def test_an_offer_of_more_is_taken_only_where_the_intent_asks_for_it(pair, quest
     assert answered(pair, question) == (expected, "scope")
 
 
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (PRESIDENT, "Do you mean the 16th president, Lincoln?", "Yes, sixteenth"),  # 16th is sixteenth
+    (INVASION, "Was it after 1700?", "Yes, 1798"),  # a bound 1798 keeps
+    (INVASION, "Do you mean the one in the 1790s?", "Yes, 1798"),  # a decade that holds it
+    (INVASION, "Was it before 1700?", "No, 1798"),
+    (INVASION, "Do you mean the one in the 1880s?", "No, 1798"),
+    (INVASION, "Using figures from 1790?", "No, 1798"),  # "from" names a year here, it bounds nothing
+])
+def test_a_guessed_number_or_time_that_says_the_span_otherwise_is_confirmed(pair, question, expected):
+    assert answered(pair, question) == (expected, "confirmation")
+
+
 def test_a_restriction_is_no_offer_of_more():
     from cts_dataset.protocol.answer_scope import more_offered
     assert more_offered("Would you like it limited to Africa too?", "What is the largest lake in Africa?") is None

@@ -282,6 +282,24 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
     return None
 
 
+def agrees(question: str, guess: str, span: str) -> bool:
+    """A guessed number or time that says the span in other words, or holds it: "16th" for "sixteenth",
+    "the 1790s" for 1798, "after 1700" for 1798 (a bound the span's year keeps)."""
+    ordinals = _ORDINAL.findall(span)
+    if _ORDINAL.fullmatch(guess) and ordinals:
+        return _ordinal_number(guess) == _ordinal_number(ordinals[0])
+    years = [int(y) for y in re.findall(r"\b(?:1\d|20)\d\d\b", span)]
+    decade = re.fullmatch(r"((?:1\d|20)\d0)s", guess)
+    if decade and years:
+        return all(str(y).startswith(decade.group(1).rstrip("0")) for y in years)
+    # Not "from": "figures from 2020" names a year, it bounds nothing.
+    bound = re.search(rf"\b(after|since|before|until)\s+(?:the\s+)?{re.escape(guess)}\b", question, re.IGNORECASE)
+    if bound and years and re.fullmatch(r"(?:1\d|20)\d\d", guess):
+        later = bound.group(1).lower() in ("after", "since")
+        return all(y > int(guess) if later else y < int(guess) for y in years)
+    return False
+
+
 _ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
                   "eighteenth", "nineteenth", "twentieth"]

@@ -43,6 +43,7 @@ from cts_dataset.protocol.answer_guesses import (
     guesses_the_answer,
     levels_asked,
     of_other_level,
+    agrees,
     place_levels,
     rival_of,
     sought,
@@ -340,6 +341,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
+        if same and language == "en" and any(agrees(question, g, same[0]) for g in guesses):
+            return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
         if same:
             return Decision(same[0], "confirmation")
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
