@@ -39,11 +39,11 @@ from cts_dataset.diagnostics.rules import classify  # the one question-type clas
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
+    agrees,
     asked_level,
     guesses_the_answer,
     levels_asked,
     of_other_level,
-    agrees,
     place_levels,
     rival_of,
     sought,
