@@ -222,9 +222,12 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     return all(named_levels(g) & wanted for g in guesses)
 
 
+_ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                  "eighteenth", "nineteenth", "twentieth"]
 # Ordinal words, which a rank the query left out is written with ("the first president" for the seventh).
-_ORDINAL = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
-                      r"|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINAL_WORDS)}|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+YEAR = r"(?:1\d|20)\d\d"  # a year written in digits, 1000 to 2099
 
 
 def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
@@ -266,7 +269,7 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
     """The year or the ordinal left out that a guessed one stands against (see :func:`rival_of`); not a
     year after "after", "before" and the like, which bounds a range that may hold the one left out."""
     years = [s for s in missing if span_type(s, "en") == "time" and re.search(r"\d{3,4}", s)]
-    for guess in (g for g in guesses if re.fullmatch(r"(?:1\d|20)\d\d", g)):  # a year, not "1810s" nor "100"
+    for guess in (g for g in guesses if re.fullmatch(YEAR, g)):  # a year, not "1810s" nor "100"
         if years and not any(guess in s for s in years) \
                 and not re.search(rf"\b(?:after|before|since|until|from|between)\s+(?:the\s+)?{guess}\b", question,
                                   re.IGNORECASE):
@@ -288,21 +291,16 @@ def agrees(question: str, guess: str, span: str) -> bool:
     ordinals = _ORDINAL.findall(span)
     if _ORDINAL.fullmatch(guess) and ordinals:
         return _ordinal_number(guess) == _ordinal_number(ordinals[0])
-    years = [int(y) for y in re.findall(r"\b(?:1\d|20)\d\d\b", span)]
+    years = [int(y) for y in re.findall(rf"\b{YEAR}\b", span)]
     decade = re.fullmatch(r"((?:1\d|20)\d0)s", guess)
     if decade and years:
         return all(str(y).startswith(decade.group(1).rstrip("0")) for y in years)
     # Not "from": "figures from 2020" names a year, it bounds nothing.
     bound = re.search(rf"\b(after|since|before|until)\s+(?:the\s+)?{re.escape(guess)}\b", question, re.IGNORECASE)
-    if bound and years and re.fullmatch(r"(?:1\d|20)\d\d", guess):
+    if bound and years and re.fullmatch(YEAR, guess):
         later = bound.group(1).lower() in ("after", "since")
         return all(y > int(guess) if later else y < int(guess) for y in years)
     return False
-
-
-_ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-                  "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-                  "eighteenth", "nineteenth", "twentieth"]
 
 
 def _ordinal_number(ordinal: str) -> str:

@@ -39,6 +39,7 @@ from cts_dataset.diagnostics.rules import classify  # the one question-type clas
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
+    YEAR,
     agrees,
     asked_level,
     guesses_the_answer,
@@ -95,10 +96,10 @@ _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
-# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？").
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
-# Not "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
+# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
+# "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
 _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
@@ -281,10 +282,15 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     return _first_holding(hits, missing, spans, language) if hits else None
 
 
+def _own_words_by_side(sides: list[list[str]]) -> list[list[str]]:
+    """Per alternative, its words that no other alternative has, in order."""
+    return [[w for w in words if not any(w in other for j, other in enumerate(sides) if j != i)]
+            for i, words in enumerate(sides)]
+
+
 def _own_words(sides: list[list[str]]) -> list[str]:
     """The words of each alternative that no other alternative has, in order."""
-    return [w for i, words in enumerate(sides) for w in words
-            if not any(w in other for j, other in enumerate(sides) if j != i)]
+    return [w for words in _own_words_by_side(sides) for w in words]
 
 
 def _sides_held(question: str, intent: str, query: str) -> bool:
@@ -301,9 +307,7 @@ def _held_alternative(question: str, intent: str, query: str) -> str | None:
     alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
     City, or New York State?" -> "New York City")."""
     sides = [content_words(p, "en") for p in alternatives(question, "en")]
-    own = [[w for w in side if not any(w in other for j, other in enumerate(sides) if j != i)]
-           for i, side in enumerate(sides)]
-    held = [i for i, words in enumerate(own)
+    held = [i for i, words in enumerate(_own_words_by_side(sides))
             if words and all(holds(query, w, "en") and holds(intent, w, "en") for w in words)]
     if len(held) != 1:
         return None
@@ -323,7 +327,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # the guess may name it in other words ("by economic output" for "by GDP").
         return Decision(stated, "criterion", reply="")
     words = content_words(question, language)
-    new = [w for w in words if holds(intent, w, language) and not holds(query, w, language)] if query else []
+    new = _new_words(words, intent, query, language) if query else []
     guesses = guessed(question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(guesses, missing) if guesses else None
@@ -365,11 +369,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
     """The time the need left out that a guessed time stands against ("2024届" for 2023年). Not a number:
     "B1" or "36强" name things as often as they count them."""
+    times = [s for s in missing if span_type(s, "zh") == "time"]
     for guess in guesses:
-        kind = span_type(guess, "zh")
-        same = [s for s in missing if kind == "time" and span_type(s, "zh") == kind]
-        if same and re.search(r"(?:1\d|20)\d\d", guess) and not _same_number(guess, same[0]):  # a year: not "4月"
-            return _with_what_is_asked(same[0], missing, guess)
+        if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
+                and not _same_number(guess, times[0]):  # a year: not "4月"
+            return _with_what_is_asked(times[0], missing, guess)
     return None
 
 
@@ -479,9 +483,14 @@ def _asked_zh(question: str) -> set[str | None]:
     return kinds
 
 
+def _new_words(words: list[str], intent: str, query: str, language: str) -> list[str]:
+    """The words the intent holds and the query does not."""
+    return [w for w in words if holds(intent, w, language) and not holds(query, w, language)]
+
+
 def _names_new(question: str, intent: str, query: str, language: str) -> bool:
     """The question names something the intent holds and the query does not."""
-    return any(holds(intent, w, language) and not holds(query, w, language) for w in content_words(question, language))
+    return bool(_new_words(content_words(question, language), intent, query, language))
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:
