@@ -24,6 +24,7 @@ _BREAK = frozenset(
     ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would", "should", "may", "might", "shall", "and", "or", "but", "in", "on", "at", "of", "from", "to", "for", "by", "with", "during", "since", "until", "about", "between", "into", "over", "under", "than", "as", "it", "its", "they", "them", "their", "there", "this", "that", "these", "those"])
 _LEADING = frozenset(["the", "a", "an", "in", "on", "at", "of", "from", "to", "for", "by", "with", "during", "since", "its"])
 EDGE = ".,;:!?\"'()[]“”‘’"
+_WORLD = frozenset(tokenize("world earth worldwide global globe"))  # words for the whole world, one as good as another
 WORD = re.compile(r"\S+")
 
 def _clean(text: str) -> str:
@@ -75,7 +76,9 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
         if tag not in ("insert", "replace"):
             continue
         spans += _parts(fused[slice(*_whole_name(fused, start, end))])
-    return [s for s in unique(spans) if tokenize(s)]  # not a bare function word ("In" of "In law, ...")
+    worldwide = set(tokenize(blurred_query)) & _WORLD
+    return [s for s in unique(spans) if tokenize(s)  # not a bare function word ("In" of "In law, ...")
+            and not (worldwide and set(tokenize(s)) <= _WORLD)]  # "the world's" where the query says "on Earth"
 
 
 def _parts(words: list[str]) -> list[str]:

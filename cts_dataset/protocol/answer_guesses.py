@@ -15,6 +15,7 @@ English only: Chinese questions have no capitals to find the guess by.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from functools import cache
@@ -219,7 +220,33 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     named = content_words(question, "en")
     if any(holds(span, w, "en") for span in missing for w in named):
         return False
-    return all(named_levels(g) & wanted for g in guesses)
+    if any(qualifies_the_query(question, g, query) for g in guesses):
+        return False
+    if all(named_levels(g) & wanted for g in guesses):
+        return True
+    # A country or a continent given for "that" may well place it ("Is it Africa you mean?" for a lake).
+    return bool(_NAMES_THE_ANSWER.match(question)) and not any(named_levels(g) & _WIDE for g in guesses)
+
+
+def qualifies_the_query(question: str, guess: str, query: str) -> bool:
+    """The guess stands before a common word of the query's that its what- or which-phrase does not say:
+    "the Mughal emperor" for "Which buildings did the emperor order?" says which emperor, not a building."""
+    after = re.match(r"\s*([a-z][\w'’-]*)", question[question.find(guess) + len(guess):])
+    if not after:
+        return False
+    word = tokenize(after.group(1))
+    common = {t for w in query.split() if w[:1].islower() for t in tokenize(w)}
+    return bool(word) and any(same_word(word[0], c) for c in common) \
+        and not any(same_word(word[0], a) for a in _wh_phrases(query))
+
+
+_WIDE = frozenset(["country", "continent"])
+# "Is that Kraków?", "Would that be Valletta?", "Is it Lake Victoria you're thinking of?", "Luzon and Mindanao,
+# I assume?": "that" and "it" stand for what the user searches for, so a bare name given for it guesses the
+# answer, whatever the place's level ("Is this the Biafran war?" speaks of the query's own thing).
+_NAMES_THE_ANSWER = re.compile(
+    r"\s*(?:(?i:(?:is|was|would|could|might|will)\s+(?:that|it)\s+(?:be\s+)?(?:perhaps\s+|maybe\s+)?)[A-Z‘'\"“]"
+    r"|[A-Z][\w’'.-]*(?:\s+(?:and\s+)?[A-Z][\w’'.-]*)*,\s+I\s+(?:assume|suppose|guess|presume|take it)\b)")
 
 
 _ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
@@ -242,7 +269,7 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
     - in a question of what the user means, a plain word beside a word of the query's, where the intent
       sets that word in a field ("a video game?" for "In mathematics, what is a game?"): another sense.
     The span nearest that word in the intent."""
-    rival = _rival_value(question, guesses, intent, missing)
+    rival = _rival_value(question, guesses, intent, missing) or _in_its_place(question, intent, query, missing)
     if rival or not missing:
         return rival
     asked = _wh_phrases(query)
@@ -254,6 +281,14 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
                       and not any(same_word(w, a) for a in asked)]
             if shared and len(shared) < len(words):
                 return _nearest(shared[0], intent, missing)
+        before = re.search(r"([a-z][\w'’-]*)\s+$", question[:question.find(run)])
+        named = tokenize(before.group(1)) if before else []
+        # in apposition, the run ends the phrase ("the emperor Akbar?"), it is no subject ("the ceiling
+        # Michelangelo painted?" guesses who painted it)
+        apposed = re.match(r"\s*(?:[?,.;:!]|$|(?:of|in|from|who|which|that)\b)", question[question.find(run) + len(run):])
+        if named and apposed and any(same_word(named[0], c) for c in common) \
+                and not any(same_word(named[0], a) for a in asked) and not any(holds(intent, w, "en") for w in words):
+            return _nearest(named[0], intent, missing)  # "the emperor Akbar?" for the emperor the intent names
     fields = [s for s in missing if re.search(rf"\b[Ii]n {re.escape(s)}\b", intent) and span_type(s, "en") != "region"]
     words = [w.strip(",.;:!?\"'()[]‘’“”") for w in question.split()]
     for i, word in enumerate(words):
@@ -283,6 +318,44 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
         if ranks and _ordinal_number(ordinal) not in said:
             return ranks[0]
     return None
+
+
+def _in_its_place(question: str, intent: str, query: str, missing: list[str]) -> str | None:
+    """The span the query left out between two of its words, where the question puts words of its own
+    between them: "the largest natural lake?" for "the largest artificial lake" (the query: "the largest
+    lake"). Not when the question also says the span ("..., the Durrani Empire?"), nor for words of no
+    content ("the very largest one")."""
+    asked, said, meant = _words(question), _words(query), _words(intent)
+    for left, right in itertools.pairwise(said):
+        if left in _FILLERS and right in _FILLERS:
+            continue
+        between = _between(meant, left, right)
+        own = _between(asked, left, right)
+        if between is None or own is None or own == between:
+            continue
+        if any(holds(intent, w, "en") for w in own) or not any(tokenize(w) for w in own if w not in _FILLERS):
+            continue
+        spans = [s for s in missing if _words(s) and _words(s) == between[-len(_words(s)):]]
+        spans = [s for s in spans if not any(holds(question, w, "en") for w in tokenize(s))]
+        if spans:
+            return max(spans, key=len)
+    return None
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'’-]+", text.lower())
+
+
+def _between(words: list[str], left: str, right: str) -> list[str] | None:
+    """The one to three words between ``left`` and ``right`` in ``words``, where these stand so, once."""
+    found = [words[i + 1:j] for i, w in enumerate(words) if w == left
+             for j in range(i + 2, min(i + 5, len(words))) if words[j] == right]
+    return found[0] if len(found) == 1 else None
+
+
+# Words of no content of their own between two of the query's ("the very largest one").
+_FILLERS = frozenset(["the", "a", "an", "of", "in", "on", "at", "and", "or", "to", "for", "by", "with", "very",
+                      "most", "really", "whole", "entire", "one", "ones", "s"])
 
 
 def agrees(question: str, guess: str, span: str) -> bool:

@@ -32,7 +32,7 @@ _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家
 # jieba's tags for them.
 _ACTS_ZH = frozenset(["v", "vd", "d", "ad"])
 _NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
-_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
+_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "了解", "想了解", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
 
 
@@ -70,9 +70,39 @@ _OR_ZH = r"还是|或者|或是|(?<!不可)(?<!或多)或(?!许|将(?!来)|称(?
 
 def is_yes_no(question: str, language: str) -> bool:
     """A question answered by yes or no ("Do you mean the 1976 one?"), not a choice ("... or ...?") and not
-    a question for a value ("Which year?")."""
+    a question for a value ("Which year?"). A question word that opens a relative clause in a question led
+    by a verb asks nothing ("Are you asking about the king who took the throne in 2014?"); one after a
+    verb of telling or a preposition does ("Do you know what year the films came out?")."""
     zh = bool(re.search(rf"[{CJK}]", question))
-    return not is_either_or(question, language) and not (_WH_ZH if zh else WH_EN).search(question)
+    if is_either_or(question, language):
+        return False
+    if zh:
+        return not _WH_ZH.search(question)
+    if not WH_EN.search(question):
+        return True
+    return bool(_LED_BY_A_VERB.match(question)) and all(
+        _RELATIVE_AFTER.search(re.sub(_PREPOSITION_BEFORE, " ", question[:m.start()]) if m.group().lower()
+                               in ("which", "whom") else question[:m.start()]) for m in WH_EN.finditer(question))
+
+
+def before_relative(question: str) -> str:
+    """A yes/no question up to the relative clause that describes what it guesses: "Is this the Mughal
+    emperor" of "Is this the Mughal emperor who commissioned the Taj Mahal?"."""
+    if not is_yes_no(question, "en"):
+        return question
+    found = WH_EN.search(question)
+    return question[:found.start()].rstrip(" ,") + "?" if found else question
+
+
+# A yes/no question's leading verb, and the word a relative "who", "which", "where" follows: a noun, not a
+# verb of telling ("know what year"), a preposition ("of how it worked") or the question's own verb.
+_LED_BY_A_VERB = re.compile(r"\s*(?:do|does|did|are|is|was|were|would|should|could|can|will|shall|has|have|had)\b",
+                            re.IGNORECASE)
+_PREPOSITION_BEFORE = re.compile(r"\s(?:in|on|at|during|from|of|by|with|for|to|under|after)\s+$", re.IGNORECASE)  # "the war in which"
+_RELATIVE_AFTER = re.compile(
+    r"\b(?!(?:know|tell|say|said|specify|mean|remember|sure|clarify|decided?|matter|me|us|you|it|about|of|on|in|"
+    r"at|to|for|from|by|with|as|asking|wondering|idea|see|explain|describe|ask|is|are|was|were|be|and|or)\b)"
+    r"[a-z][\w'’-]*,?\s+$", re.IGNORECASE)
 
 
 def is_either_or(question: str, language: str) -> bool:

@@ -35,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
+from cts_dataset.diagnostics.rules import classify, scores  # the one question-type classifier of the project
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
@@ -46,12 +46,14 @@ from cts_dataset.protocol.answer_guesses import (
     levels_asked,
     of_other_level,
     place_levels,
+    qualifies_the_query,
     rival_of,
     sought,
 )
 from cts_dataset.protocol.answer_phrasing import (
     WH_EN,
     alternatives,
+    before_relative,
     content_words,
     echoes,
     guessed,
@@ -72,7 +74,7 @@ from cts_dataset.protocol.question_forms import (
     ranks_in,
     yardstick_in,
 )
-from cts_dataset.protocol.span_types import TYPED, span_type
+from cts_dataset.protocol.span_types import TYPED, span_kinds, span_type
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -94,18 +96,26 @@ _SPECIFY = re.compile(
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
+_ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
+_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every"])
+_ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
 # "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
+# A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
+_MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
+                      r"|算进去|计入|包括在内|包含在内|顺带")
 _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
                        r"|以后|之后|[上下]个|最近|近[一二两三四五六七八九十几]")
 EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
+STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era")
+MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
@@ -150,13 +160,20 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
             and not any(span_type(s, language) in _asked_zh(question) for s in missing):
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
+    if language == "zh" and _MORE_ZH.search(question) and not _names_new(question, intent, query, language) \
+            and any(not holds(intent, w, language) for w in content_words(question, language)):
+        return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(span, "either_or")
-        typed = _typed(question, missing, spans, language)  # "Which year or period?" asks for a kind
+        held = _held_alternative(question, intent, query, language) \
+            if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
+        if held:  # "您想知道首班车还是末班车？" when the query says 首班车
+            return Decision(held, "either_or")
+        typed = _typed(question, missing, spans, language, intent)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
-        if language == "zh" and not _takes_a_side(question, intent, spans, language) and (typed is None or not any(
+        if language == "zh" and not _takes_a_side(question, intent, spans, language, query) and (typed is None or not any(
                 _VALUE_ZH.search(p) or _ASKS_A_VALUE_ZH.search(p) for p in offered)):
             # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
             # ("哪一年，还是哪个时期？" does)
@@ -189,7 +206,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
-    return _typed(question, missing, spans, language)
+    return _typed(question, missing, spans, language, intent)
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
@@ -237,12 +254,28 @@ def _specified(question: str, intent: str, query: str, missing: list[str]) -> st
         if span in intent and where and any(abs(i - j) <= 2 for i in at for j in where):
             near.append(span)
     if len(near) < 2:
-        return near[0] if near else None
+        return _with_kind_word(question, intent, query, thing, near[0]) if near else None
     # "Irish" and "of 1922" beside "novel": the stretch of the intent that holds them, when it is one
     # phrase (no comma, a few words); else the first of them.
     start = min(intent.index(s) for s in near)
     stretch = intent[start:max(intent.index(s) + len(s) for s in near)]
     return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else near[0]
+
+
+def _with_kind_word(question: str, intent: str, query: str, thing: list[str], span: str) -> str:
+    """To "What kind of revolution?", the kind the query says before the thing with what it left out after
+    it: "communist revolution in Cuba" for "the communist revolution" the intent places in Cuba."""
+    if not _ASKS_A_KIND.search(question):
+        return span
+    words = intent.split()
+    at = [i for i, w in enumerate(words) if any(same_word(t, x) for t in tokenize(w) for x in thing)]
+    if not at or at[0] == 0 or intent.find(span) < len(" ".join(words[:at[0] + 1])):
+        return span
+    kind = words[at[0] - 1].strip(EDGE)
+    if not tokenize(kind) or not holds(query, kind, "en") or kind.lower() in _DETERMINERS:
+        return span
+    stretch = intent[intent.index(kind + " " + words[at[0]]):intent.find(span) + len(span)]
+    return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else span
 
 
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
@@ -261,8 +294,11 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
     for, of which the query left one out ("Which country is the capital of Congo?" for "the Democratic
     Republic of the Congo": the query asks for a city; "What year was the Philippines' capital?")."""
     asked = classify(question)
-    if asked not in TYPED or not any(span_type(s, "en") == asked for s in missing) \
-            or asked in {classify(clause) for clause in clauses(query)}:  # "... the release date of ...?"
+    if asked not in TYPED or not any(span_type(s, "en") == asked for s in missing):
+        return False
+    if asked == "region" and _ASKS_A_REGION.search(question):
+        return True  # "Second-largest city in which region?": a place of no level, whatever the query seeks
+    if asked in {classify(clause) for clause in clauses(query)}:  # "... the release date of ...?"
         return False
     if asked == "region":  # a place known to be of the asked level: "South Sudan" for "Which country?"
         level = asked_level(question)
@@ -302,15 +338,25 @@ def _sides_held(question: str, intent: str, query: str) -> bool:
         or any(side and all(holds(intent, w, "en") for w in side) for side in sides)
 
 
-def _held_alternative(question: str, intent: str, query: str) -> str | None:
+def _held_alternative(question: str, intent: str, query: str, language: str = "en") -> str | None:
     """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
     alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
-    City, or New York State?" -> "New York City")."""
-    sides = [content_words(p, "en") for p in alternatives(question, "en")]
-    held = [i for i, words in enumerate(_own_words_by_side(sides))
-            if words and all(holds(query, w, "en") and holds(intent, w, "en") for w in words)]
+    City, or New York State?" -> "New York City"; "您问的是HPV疫苗还是流感疫苗？" -> "HPV"). In Chinese only
+    a short alternative (at most MAX_OWN_WORDS_ZH words of its own): a longer one restricts the query's
+    thing ("包括研究生在内，还是只统计本专科毕业生？")."""
+    sides = [content_words(p, language) for p in alternatives(question, language)]
+    own = _own_words_by_side(sides)
+    held = [i for i, words in enumerate(own)
+            if words and all(holds(query, w, language) and holds(intent, w, language) for w in words)]
     if len(held) != 1:
         return None
+    if language == "zh":
+        if len(own[held[0]]) > MAX_OWN_WORDS_ZH:
+            return None
+        side = alternatives(question, language)[held[0]].strip(EDGE + "？?，, ")
+        joined = "".join(own[held[0]])
+        # the whole alternative as the intent writes it ("新能源汽车"), else its own words ("北坡" of "去北坡")
+        return side if side in intent else joined if joined in intent else max(own[held[0]], key=len)
     words = intent.split()
     at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in sides[held[0]])]
     stretch = words[min(at):max(at) + 1] if at else []
@@ -333,9 +379,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         else _rival_value_zh(guesses, missing) if guesses else None
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(rival, "confirmation", reply="no")
-    if guesses and language == "en" and guesses_the_answer(question, query, intent, missing):
+    if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
-    variant = (_variant_of(question, missing, language) if language == "en"
+    variant = (_variant_of(question, missing, language, query) if language == "en"
                else _variant_of_zh(question, intent, missing, guesses)) if guesses else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
@@ -347,6 +393,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         same = [s for s in missing if kind_of(s, language) in kinds]
         if same and language == "en" and any(agrees(question, g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
+        if same and language == "en" and any(qualifies_the_query(before_relative(question), g, query) for g in guesses):
+            # "the Mughal emperor?" for Shah Jahan: the intent neither says nor denies it, only who it is
+            return Decision(same[0], "confirmation", reply="")
         if same:
             return Decision(same[0], "confirmation")
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
@@ -358,7 +407,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         span = _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
-        typed = _typed(question, missing, spans, language)
+        typed = _typed(question, missing, spans, language, intent)
         if typed is not None:
             return typed
         if not _names_any(question, intent, language):
@@ -384,17 +433,33 @@ def _same_number(guess: str, span: str) -> bool:
     return bool(first[0]) and first[0] == first[1]
 
 
-def _variant_of(question: str, missing: list[str], language: str) -> str | None:
+def _variant_of(question: str, missing: list[str], language: str, query: str = "") -> str | None:
     """The span the query left out of which a guessing question names another variant: it names some of
     the span's words and not the others ("Middle English" for "Old English", "the German state of Bavaria"
-    for "the Bavarian dialect area", "the Republic of the Sudan" for "South Sudan")."""
+    for "the Bavarian dialect area", "the Republic of the Sudan" for "South Sudan", "the brightest star"
+    for "the second-brightest star"). One common word the query says too names no variant ("the war in
+    which Hannibal crossed the Alps?" for the Second Punic War)."""
     asked = tokenize(question)
+    capitalised = {t for w in question.split() if w[:1].isupper() for t in tokenize(w)}
+    common = {t for w in question.split() if w[:1].islower() for t in tokenize(w)} - capitalised
     for span in missing:
         words = content_words(span, language)
         named = [w for w in words if any(same_word(w, t) for t in asked)]
+        if len(named) == 1 and query and holds(query, named[0], language) \
+                and any(same_word(named[0], c) for c in common):
+            continue
+        if len(named) > 1 and query and all(holds(query, w, language) for w in named) \
+                and not _in_a_row(named, asked):  # "the war in which the Dutch raided ..." for "Anglo-Dutch War"
+            continue
         if named and len(named) < len(words):
             return span
     return None
+
+
+def _in_a_row(words: list[str], tokens: list[str]) -> bool:
+    """``words`` stand one after another among ``tokens`` ("brightest star" in "the brightest star, Sirius")."""
+    return any(all(same_word(w, t) for w, t in zip(words, tokens[i:i + len(words)], strict=False))
+               and len(tokens) - i >= len(words) for i in range(len(tokens)))
 
 
 def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
@@ -454,16 +519,17 @@ def _offers_kind(question: str, kind: str | None) -> bool:
                for part in alternatives(question, "en"))
 
 
-def _takes_a_side(question: str, intent: str, spans: list[str], language: str) -> bool:
-    """The intent holds a word that one alternative of the question has and the others lack, or a value of
-    the kind an alternative is ("去年的数据还是更早的？" for a need that names 2024年)."""
+def _takes_a_side(question: str, intent: str, spans: list[str], language: str, query: str = "") -> bool:
+    """The intent holds a word that one alternative of the question has and the others lack, not one the
+    query says too ("美国东部时间还是北京时间？" for "美国总统大选…"), or a value of the kind an alternative is
+    ("去年的数据还是更早的？" for a need that names 2024年)."""
     offered = alternatives(question, language)
     # A place word names many things; "农历日期还是公历日期" offers no value of a time, "去年的还是更早的" does.
     kinds = {span_type(p, language) for p in offered if language != "zh" or _VALUE_ZH.search(p)} & {"time", "number"}
     if any(span_type(s, language) in kinds for s in spans):
         return True
     sides = [content_words(p, language) for p in offered]
-    if any(holds(intent, w, language) for w in _own_words(sides)):
+    if any(holds(intent, w, language) and not (query and holds(query, w, language)) for w in _own_words(sides)):
         return True
     # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
     # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
@@ -498,21 +564,41 @@ def _names_any(question: str, intent: str, language: str) -> bool:
     return any(holds(intent, w, language) for w in content_words(question, language))
 
 
-def _typed(question: str, missing: list[str], spans: list[str], language: str) -> Decision | None:
+def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str = "") -> Decision | None:
     asked = classify(question)
     if asked not in TYPED:
         return None
-    of_kind = [s for s in missing if span_type(s, language) == asked]
+    kinds = {k for k, weight in scores(question).items() if k in TYPED and weight >= STRONG_CUE}
+    if len(kinds) > 1:  # "Which region and era?": the block that holds a place and a time
+        both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]
+        if both:
+            return Decision(both[0], "typed")
+    dated = [s for s in missing if _dated(s, intent)] if asked == "time" and language == "en" else []
+
+    def kind(span: str) -> str | None:  # "284 to 305" and its parts are years where the intent dates them
+        return "time" if any(span in d for d in dated) else span_type(span, language)
+
+    # else a block that holds one ("Tang-dynasty China" for "Which country?")
+    of_kind = [s for s in missing if kind(s) == asked] or [s for s in missing if asked in span_kinds(s, language)]
     # A block that also holds a value of another kind ("2023年杭州" for "Which year?") gives way to its part.
-    pure = [s for s in of_kind if not any(o != s and o in s and span_type(o, language) not in (asked, None)
-                                          for o in missing)]
+    pure = [s for s in of_kind if not any(o != s and o in s and kind(o) not in (asked, None) for o in missing)]
     if of_kind and asked == "region" and language == "en":
         return _at_level(question, pure or of_kind)
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
-    if any(span_type(s, language) == asked for s in spans):  # one the query holds too: the model chooses
+    typed = [s for s in spans if span_type(s, language) == asked]
+    if asked == "region" and language == "en" and asked_level(question):  # "Which continent?" is not the world
+        typed = [s for s in typed if not of_other_level(s, asked_level(question))]
+    if typed:  # one the query holds too: the model chooses
         return None
     return Decision(UNKNOWN, "typed")
+
+
+def _dated(span: str, intent: str) -> bool:
+    """A bare number the intent sets after a word of time ("ruled from 284 to 305", "founded in 622"): a
+    year too early to be told by its digits."""
+    return bool(re.fullmatch(r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?", span)) and bool(re.search(
+        rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+{re.escape(span)}\b", intent))
 
 
 def _at_level(question: str, places: list[str]) -> Decision:

@@ -70,7 +70,7 @@ _MEANS = re.compile(r"\bmean\b|\bhave in mind\b|\breferring\b|\bin what sense\b"
 _NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECASE)
 # Words that ask which part ("Only ... or also ...?", "... too?"), not what the part is.
 _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
-                                  "find out information details detail behind involved"))
+                                  "find out information details detail behind involved would help useful"))
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
 _MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)

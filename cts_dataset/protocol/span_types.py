@@ -24,14 +24,18 @@ _ZH_ADMIN = re.compile(r"(?:省|市|特别行政区|壮族自治区|回族自治
 
 _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago)\b",
+    r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago|antiquity|"
+    r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b|\b(?:pre|post)-[a-z]",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date
+# ("pre-Columbian", "post-war" and antiquity are times)
 _NUMBER_EN = re.compile(
-    r"\b\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"\b\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b|\bone\s+(?!(?:without|with|that|which|who|whose|where|in|of|on|at|for|from|by|to|"
+    r"or|and)\b)[a-z]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
     r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
-    r"biggest|top)\b", re.IGNORECASE)
+    r"biggest|top)\b", re.IGNORECASE)  # "one" counts before a noun ("one book"), not as a pronoun ("the inland one")
 PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
+_AMERICAS = frozenset(tokenize("america americas"))  # a continent the gazetteer's lists only name in full
 _COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower "
                               "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"))
 _UNIONS = frozenset(tokenize("union"))
@@ -63,7 +67,7 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
 def _gazetteer() -> tuple[tuple[str, str], ...]:
     """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and their first-level
     subdivisions and of GeoNames' cities of MIN_CITY_PEOPLE or more. An English name made only of words
-    the corpus writes in lower case ("Reading", "Nice", "High Point", "Central") is left out: it is a word
+    the corpus writes in lower case ("Reading", "Nice", "Queens", "High Point", "Central") is left out: it is a word
     before it is a place."""
     import gettext
 
@@ -81,7 +85,10 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
         if city["population"] >= MIN_CITY_PEOPLE:
             out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
     common = _lower_case_words()
-    return tuple((en if not all(w in common for w in re.findall(r"[a-z]+", en.lower())) else "",
+    def a_word(w: str) -> bool:  # "Queens": a plural of a common word too
+        return w in common or (w.endswith("s") and w[:-1] in common)
+
+    return tuple((en if not all(a_word(w) for w in re.findall(r"[a-z]+", en.lower())) else "",
                   " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
 
 
@@ -134,7 +141,7 @@ def names_a_place(span: str) -> bool:
     """The span holds a place name of the corpus (or a derived form of one), or speaks of the world. A
     place word inside a longer name ("Michael Jordan") is a name, not a place."""
     tokens = set(tokenize(span))
-    if tokens & PLACE_WORDS_EN:
+    if tokens & (PLACE_WORDS_EN | _AMERICAS):
         return True
     single, by_prefix, by_first = _place_index()
     if any(name <= tokens for first in tokens for name in by_first.get(first, ())):
@@ -145,7 +152,8 @@ def names_a_place(span: str) -> bool:
     code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
     if code and code.group(1) in _COUNTRY_CODES:
         return True
-    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", span):  # runs of capitalised words
+    # runs of capitalised words; a compound with a plain word modifies the next ("Tang-dynasty China")
+    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", re.sub(r"\b[A-Z]\w*-[a-z][\w-]*", lambda m: m.group().lower(), span)):
         words = [t for w in run.split() for t in tokenize(w)]
         if len(words) == 1 and is_place(words[0]):
             return True
@@ -175,3 +183,12 @@ def span_type(span: str, language: str) -> str | None:
     if names_a_place(span):
         return "region"
     return "number" if _NUMBER_EN.search(span) else None
+
+
+def span_kinds(span: str, language: str) -> set[str]:
+    """Every kind of value a span holds: "Tang-dynasty China" is a time and a place, though
+    :func:`span_type` calls it a time."""
+    first = span_type(span, language)
+    if language == "zh" or re.search(rf"[{CJK}]", span):
+        return {first} - {None}
+    return ({first} | ({"region"} if names_a_place(span) else set())) - {None}

@@ -1,0 +1,156 @@
+"""Guesses put in the place of what the query left out, names that qualify the query's own thing, yes/no
+questions with a relative clause, questions for two kinds or for a place of no level, and Chinese choices
+that the query itself answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.answer_choices import missing_spans
+from cts_dataset.protocol.answer_phrasing import before_relative, is_yes_no
+from cts_dataset.protocol.span_types import span_type
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import answered
+
+DAM = ("Which is the tallest concrete dam, and on which river does it stand?",
+       "Which is the tallest dam, and on which river does it stand?")
+SULTAN = ("Which mosques did Suleiman the Magnificent build, and in which cities?",
+          "Which mosques did the sultan build, and in which cities?")
+CORONATION = ("Who was crowned king of Norway in 1906, and who chose him?", "Who was crowned king of Norway, and who chose him?")
+KINGDOM = ("Which was the largest kingdom in medieval West Africa, and what was its capital?",
+           "Which was the largest kingdom, and what was its capital?")
+DYNASTY = ("Which Chinese dynasty ruled from 618 to 907, and who founded it?",
+           "Which Chinese dynasty ruled, and who founded it?")
+PORT = ("Which is the busiest port in Southeast Asia, and how much cargo does it handle?",
+        "Which is the busiest port, and how much cargo does it handle?")
+STRIKE = ("Who led the general strike in Seattle, and what did it win?", "Who led the general strike, and what did it win?")
+ISLANDS = ("Which are the two largest islands of Indonesia, and how many people live on each?",
+           "Which are the two largest islands, and how many people live on each?")
+CITY = ("Which was the largest city in Tang-dynasty China, and how many people lived there?",
+        "Which was the largest city, and how many people lived there?")
+TOWER = ("Which is the tallest tower in the Arab world, and how tall is it?",
+         "Which is the tallest tower, and how tall is it?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (DAM, "Do you mean the tallest earthen dam, like Nurek?", "No, concrete"),  # "earthen" where "concrete" stands
+    (SULTAN, "Do you mean the sultan Mehmed?", "No, Suleiman the Magnificent"),  # a name given for the query's "sultan"
+    (CORONATION, "Are you asking about the king who was crowned in 1957?", "No, 1906"),  # a year in a relative clause
+])
+def test_a_guess_in_the_place_of_what_the_query_left_out_is_denied_with_it(pair, question, expected):
+    assert answered(pair, question) == (expected, "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (TOWER, "Would that be Dubai?"),  # "that" is the answer: a place guessed for it, whatever its level
+    (ISLANDS, "Is that Sumatra?"),
+    (ISLANDS, "Sumatra and Java, I assume?"),
+])
+def test_a_name_given_for_that_or_it_guesses_the_answer(pair, question):
+    assert answered(pair, question) == (UNKNOWN, "answer_guess")
+
+
+def test_a_country_given_for_it_may_place_what_the_user_means():
+    _, rule = answered(TOWER, "Is it Egypt you're thinking of?", model_says='{"answer": "unknown"}')
+    assert rule != "answer_guess"
+
+
+def test_a_name_that_qualifies_the_querys_thing_is_answered_with_the_span_alone():
+    # "the Ottoman sultan" says which sultan without saying his name: the intent's name, neither yes nor no
+    assert answered(SULTAN, "Is this the Ottoman sultan who married Roxelana?") == ("Suleiman the Magnificent", "confirmation")
+
+
+def test_a_common_word_the_query_says_names_no_variant_of_the_span():
+    pair = ("Who won the Third Anglo-Dutch War, and where was the decisive battle fought?",
+            "Who won the Anglo-Dutch War, and where was the decisive battle fought?")
+    text, _ = answered(pair, "Is this the war in which the Dutch raided the Medway?", model_says='{"answer": "unknown"}')
+    assert not text.startswith("No")
+
+
+@pytest.mark.parametrize("question", [
+    "Are you asking about the king who took the throne in 1957?",
+    "Is this the war in which Hannibal crossed the Alps?",
+    "Are you referring to Augustus, who ruled until AD 14?",
+])
+def test_a_question_word_that_opens_a_relative_clause_leaves_a_yes_no_question(question):
+    assert is_yes_no(question, "en")
+
+
+@pytest.mark.parametrize("question", [
+    "Do you know what year the films came out?",
+    "Would you like a description of how the device worked?",
+    "Can you tell me which year?",
+    "Is it about when it was built?",
+])
+def test_a_question_word_after_a_verb_of_telling_or_a_preposition_asks_for_a_value(question):
+    assert not is_yes_no(question, "en")
+
+
+def test_the_guess_before_a_relative_clause_is_what_the_question_guesses():
+    assert before_relative("Is this the Ottoman sultan who married Roxelana?") == "Is this the Ottoman sultan?"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (KINGDOM, "Which region and era?", "medieval West Africa"),  # a block that holds a place and a time
+    (CITY, "Which region and period?", "Tang-dynasty China"),
+    (CITY, "In which country?", "Tang-dynasty China"),  # a time that holds a place
+    (KINGDOM, "Could you specify the region and the period you mean?", "Yes, medieval West Africa"),
+    (DYNASTY, "Which years of its rule do you have in mind?", "618 to 907"),  # years too early to tell by their digits
+    (PORT, "The busiest port in which region?", "Southeast Asia"),  # a place of no level, though the query asks a port
+])
+def test_a_question_for_a_kind_gets_the_block_of_that_kind(pair, question, expected):
+    assert answered(pair, question) == (expected, "typed")
+
+
+def test_a_question_for_a_continent_is_not_answered_with_the_world():
+    pair = ("Which is the world's deepest limestone cave?", "Which is the world's deepest cave?")
+    assert answered(pair, "On which continent?") == (UNKNOWN, "typed")
+
+
+def test_words_for_the_whole_world_are_not_left_out_when_the_query_says_one():
+    assert missing_spans("Which is the world's longest rail tunnel?", "Which is the longest tunnel on Earth?", "en") == ["rail"]
+    assert "world's" in missing_spans("Which is the world's longest rail tunnel?", "Which is the longest tunnel?", "en")
+
+
+@pytest.mark.parametrize(("span", "kind"), [
+    ("pre-Columbian Mexico", "time"), ("medieval", "time"), ("antiquity", "time"), ("the post-war years", "time"),
+    ("Latin America", "region"), ("America", "region"),
+    ("the coastal one", None), ("one without a port", None), ("one book", "number"),
+    ("Queen's", None),  # the band's, not the New York borough
+])
+def test_span_kinds(span, kind):
+    assert span_type(span, "en") == kind
+
+
+def test_what_kind_gets_the_kind_the_query_says_with_what_it_left_out():
+    assert answered(STRIKE, "What kind of strike do you mean?") == ("general strike in Seattle", "specify")
+
+
+def test_an_alternative_that_would_help_names_its_part():
+    pair = ("In physics, what is work, and what is a typical example?", "What is work, and what is a typical example?")
+    assert answered(pair, "Only the definition, or would an example help too?") == ("what is a typical example", "scope")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("上海迪士尼乐园的夜场门票多少钱？", "迪士尼乐园的夜场门票多少钱？"), "您想了解的是夜场还是日场？", "夜场"),
+    (("北京地铁末班车是几点？", "北京地铁末班车是几点？".replace("北京", "")), "您想知道首班车还是末班车？", "末班车"),
+    (("2024年深圳马拉松全程的关门时间是几个小时？", "马拉松全程的关门时间是几个小时？"), "您问的是全程，还是半程的关门时间？", "全程"),
+])
+def test_a_chinese_choice_the_query_answers_gets_that_alternative(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "either_or")
+
+
+def test_a_chinese_choice_that_restricts_the_querys_thing_is_not_answered_from_the_query():
+    pair = ("2022年全国普通高校毕业生人数是多少？", "全国高校毕业生人数是多少？")
+    text, _ = answered(pair, "您需要包括研究生在内的数据，还是只统计本专科毕业生？", "zh", model_says='{"answer": "unknown"}')
+    assert text == UNKNOWN
+
+
+def test_a_chinese_offer_of_more_than_the_need_asks_is_unknown():
+    pair = ("2022年卡塔尔世界杯冠军是哪个国家？", "世界杯冠军是哪个国家？")
+    assert answered(pair, "您还想了解那届的金球奖得主吗？", "zh") == (UNKNOWN, "scope")
+
+
+def test_a_chinese_choice_whose_telling_word_the_query_says_too_takes_no_side():
+    pair = ("2020年美国总统大选的投票日是哪一天？", "美国总统大选的投票日是哪一天？")
+    assert answered(pair, "日期按美国东部时间还是北京时间给出？", "zh") == (UNKNOWN, "either_or")
