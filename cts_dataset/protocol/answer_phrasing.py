@@ -193,6 +193,8 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     - one that guesses something about what the span names ("Is Chengdu the one in Sichuan?"), or a value
       of another kind than the span ("Do you mean Munich?" -> "second-largest city"): unknown, the intent
       does not say;
+    - one that describes its guess in a relative clause ("the Polish king who relieved Vienna?"): the span
+      alone, neither yes nor no;
     - any other question: the span, unless the span only repeats the question's own words (an echo:
       "Population as of which year?" -> "population" is no answer), which is unknown.
     """
@@ -204,8 +206,11 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
         guess = guessed(question, fused_query, language)
         named = values_of(span, language) or content_words(span, language)  # the span's values, else its words
         about_span = (any if language == "en" else all)(holds(question, w, language) for w in named)  # zh names are loose
-        if guess and (about_span
-                      or not any(_same_kind(g, span, language) for g in guess)):
+        if guess and about_span:
+            return UNKNOWN
+        if language == "en" and before_relative(question) != question:
+            return span  # "the Polish king who relieved Vienna?": its description is not the intent's to judge
+        if guess and not any(_same_kind(g, span, language) for g in guess):
             return UNKNOWN
         return yes_or_no("no" if guess and not _OPEN_CUE.search(question) else "yes", span, language)
     if echo and asked and not is_either_or(question, language):

@@ -381,7 +381,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(rival, "confirmation", reply="no")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
-    variant = (_variant_of(question, missing, language, query) if language == "en"
+    variant = (_variant_of(question, missing, language) if language == "en"
                else _variant_of_zh(question, intent, missing, guesses)) if guesses else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
@@ -399,8 +399,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if same:
             return Decision(same[0], "confirmation")
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
-        # searches for, or what their need does not say.
-        return Decision(UNKNOWN, "confirmation")
+        # searches for, or what their need does not say. One that describes its guess in a relative clause
+        # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
+        return Decision(UNKNOWN, "confirmation") if before_relative(question) == question else None
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？").
@@ -433,33 +434,17 @@ def _same_number(guess: str, span: str) -> bool:
     return bool(first[0]) and first[0] == first[1]
 
 
-def _variant_of(question: str, missing: list[str], language: str, query: str = "") -> str | None:
+def _variant_of(question: str, missing: list[str], language: str) -> str | None:
     """The span the query left out of which a guessing question names another variant: it names some of
     the span's words and not the others ("Middle English" for "Old English", "the German state of Bavaria"
-    for "the Bavarian dialect area", "the Republic of the Sudan" for "South Sudan", "the brightest star"
-    for "the second-brightest star"). One common word the query says too names no variant ("the war in
-    which Hannibal crossed the Alps?" for the Second Punic War)."""
+    for "the Bavarian dialect area", "the Republic of the Sudan" for "South Sudan")."""
     asked = tokenize(question)
-    capitalised = {t for w in question.split() if w[:1].isupper() for t in tokenize(w)}
-    common = {t for w in question.split() if w[:1].islower() for t in tokenize(w)} - capitalised
     for span in missing:
         words = content_words(span, language)
         named = [w for w in words if any(same_word(w, t) for t in asked)]
-        if len(named) == 1 and query and holds(query, named[0], language) \
-                and any(same_word(named[0], c) for c in common):
-            continue
-        if len(named) > 1 and query and all(holds(query, w, language) for w in named) \
-                and not _in_a_row(named, asked):  # "the war in which the Dutch raided ..." for "Anglo-Dutch War"
-            continue
         if named and len(named) < len(words):
             return span
     return None
-
-
-def _in_a_row(words: list[str], tokens: list[str]) -> bool:
-    """``words`` stand one after another among ``tokens`` ("brightest star" in "the brightest star, Sirius")."""
-    return any(all(same_word(w, t) for w, t in zip(words, tokens[i:i + len(words)], strict=False))
-               and len(tokens) - i >= len(words) for i in range(len(tokens)))
 
 
 def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
