@@ -89,6 +89,9 @@ def test_the_guess_before_a_relative_clause_is_what_the_question_guesses():
     (CITY, "In which country?", "Tang-dynasty China"),  # a time that holds a place
     (KINGDOM, "Could you specify the region and the period you mean?", "Yes, medieval West Africa"),
     (DYNASTY, "Which years of its rule do you have in mind?", "618 to 907"),  # years too early to tell by their digits
+    (("What did the popes who led the church from 590 to 604 and from 858 to 867 write?",
+      "What did the popes who led the church write?"), "Which time or period do you mean?",
+     "590 to 604 and from 858 to 867"),
     (PORT, "The busiest port in which region?", "Southeast Asia"),  # a place of no level, though the query asks a port
 ])
 def test_a_question_for_a_kind_gets_the_block_of_that_kind(pair, question, expected):
@@ -117,6 +120,21 @@ def test_span_kinds(span, kind):
 
 def test_what_kind_gets_the_kind_the_query_says_with_what_it_left_out():
     assert answered(STRIKE, "What kind of strike do you mean?") == ("general strike in Seattle", "specify")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Which famous frescoes were painted in Padua, and by whom?", "Which famous frescoes were painted, and by whom?"),
+     "What kind of frescoes do you mean?", "Padua"),  # praise says no kind; a verb stands between
+    (("What are the main exports of Chile, and where do they go?", "What are the main exports, and where do they go?"),
+     "What kind of exports do you mean?", "Chile"),
+])
+def test_what_kind_is_answered_with_the_span_alone_where_the_query_says_no_kind(pair, question, expected):
+    assert answered(pair, question) == (expected, "specify")
+
+
+def test_a_name_inside_a_hyphenated_word_is_no_span_of_its_own():
+    assert "Columbian Peru" not in missing_spans("Which was the largest city in pre-Columbian Peru?",
+                                                 "Which was the largest city?", "en")
 
 
 def test_an_alternative_that_would_help_names_its_part():
@@ -154,3 +172,8 @@ def test_a_guess_described_in_a_relative_clause_is_left_to_the_model_and_answere
     text, _ = answered(pair, "Are you referring to the emperor who converted after the war in Kalinga?",
                        model_says='{"answer": "Ashoka"}')
     assert text == "Ashoka"  # neither yes nor no: the intent does not say what he did
+
+
+def test_a_noun_in_ity_is_the_intents_adverb_of_the_same_stem():
+    pair = ("Which country is the most densely populated in Africa?", "Which country is the most populated in Africa?")
+    assert answered(pair, "Most populated in total, or by density?") == ("densely", "either_or")

@@ -99,7 +99,7 @@ def _parts(words: list[str]) -> list[str]:
     for i, word in enumerate(words[1:], start=1):  # "from 1346 to 1353" within "in Europe from 1346 to 1353"
         if word.lower().strip(EDGE) in _BREAK - {"and", "or", "but"}:
             out.append(" ".join(_without_leading(words[i:])))
-    names = re.findall(r"(?:[A-Z][\w'’.-]*,?\s?)+", " ".join(words))
+    names = re.findall(r"(?<![\w'’.-])(?:[A-Z][\w'’.-]*,?\s?)+", " ".join(words))  # not "Columbian" of "pre-Columbian"
     out += names
     return [_clean(o) for o in out]
 

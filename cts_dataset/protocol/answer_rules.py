@@ -97,7 +97,10 @@ _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed dis
 _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
-_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every"])
+# Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
+_NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
+                      "notable", "main", "major", "important", "key", "principal", "best-known", "well-known", "best",
+                      "greatest", "biggest", "largest", "most", "common", "typical", "popular"])
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
@@ -272,9 +275,15 @@ def _with_kind_word(question: str, intent: str, query: str, thing: list[str], sp
     if not at or at[0] == 0 or intent.find(span) < len(" ".join(words[:at[0] + 1])):
         return span
     kind = words[at[0] - 1].strip(EDGE)
-    if not tokenize(kind) or not holds(query, kind, "en") or kind.lower() in _DETERMINERS:
+    if not tokenize(kind) or not holds(query, kind, "en") or kind.lower() in _NO_KIND:
         return span
-    stretch = intent[intent.index(kind + " " + words[at[0]]):intent.find(span) + len(span)]
+    start = intent.index(kind + " " + words[at[0]])
+    # the thing and the span stand together, with a preposition at most between them ("revolution in Cuba";
+    # not "sculptures were carved from limestone")
+    between = intent[start + len(kind + " " + words[at[0]]):intent.find(span)]
+    if len(at) != 1 or not re.fullmatch(r"\s*(?:(?:in|of|from|at|on|for|during)\s+(?:the\s+)?)?", between):
+        return span
+    stretch = intent[start:intent.find(span) + len(span)]
     return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else span
 
 
@@ -558,9 +567,14 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]
         if both:
             return Decision(both[0], "typed")
-    dated = [s for s in missing if _dated(s, intent)] if asked == "time" and language == "en" else []
+    # "284 to 305" and its parts are years where the intent dates them ("ruled from 284 to 305"); the range
+    # answers a question for a time when the query left out no time of its own
+    bare = unique([re.sub(r"[,;]?\s+(?:and|or)$", "", s.strip()).strip(EDGE) for s in missing])
+    dated = [s for s in bare if _dated(s, intent)] if asked == "time" and language == "en" else []
+    if dated and not any(span_type(s, language) == "time" for s in missing):
+        return Decision(next(d for d in dated if not any(d != o and d in o for o in dated)), "typed")
 
-    def kind(span: str) -> str | None:  # "284 to 305" and its parts are years where the intent dates them
+    def kind(span: str) -> str | None:
         return "time" if any(span in d for d in dated) else span_type(span, language)
 
     # else a block that holds one ("Tang-dynasty China" for "Which country?")
@@ -580,10 +594,16 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 
 
 def _dated(span: str, intent: str) -> bool:
-    """A bare number the intent sets after a word of time ("ruled from 284 to 305", "founded in 622"): a
-    year too early to be told by its digits."""
-    return bool(re.fullmatch(r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?", span)) and bool(re.search(
-        rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+{re.escape(span)}\b", intent))
+    """Bare numbers the intent sets after a word of time ("ruled from 284 to 305", "founded in 622", "from
+    306 to 337 and from 379 to 395"): years too early to be told by their digits."""
+    bare = re.sub(r"^(?:in|from|since|until|till|between|before|after|around|circa)\s+", "", span)
+    if not re.fullmatch(rf"{_RANGE}(?:\s*(?:,|and)\s*(?:from\s+)?{_RANGE})*", bare):
+        return False
+    return bool(re.search(rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+"
+                          rf"{re.escape(bare)}\b", intent))
+
+
+_RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
 
 
 def _at_level(question: str, places: list[str]) -> Decision:
