@@ -101,6 +101,10 @@ def test_a_question_for_a_kind_gets_the_block_of_that_kind(pair, question, expec
 def test_a_question_for_a_continent_is_not_answered_with_the_world():
     pair = ("Which is the world's deepest limestone cave?", "Which is the world's deepest cave?")
     assert answered(pair, "On which continent?") == (UNKNOWN, "typed")
+    assert answered(pair, "Which continent does the deepest cave lie in?") == (UNKNOWN, "typed")
+    # asked what the user means, "the world" may answer it: the model chooses
+    assert answered(pair, "Which continent do you mean?",
+                    model_says='{"answer": "world\'s deepest limestone cave"}')[0] != UNKNOWN
 
 
 def test_words_for_the_whole_world_are_not_left_out_when_the_query_says_one():

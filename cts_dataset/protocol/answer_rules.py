@@ -101,6 +101,8 @@ _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
                       "notable", "main", "major", "important", "key", "principal", "best-known", "well-known", "best",
                       "greatest", "biggest", "largest", "most", "common", "typical", "popular"])
+_ASKS_WHAT_IS_MEANT = re.compile(r"\b(?:mean|meant|have in mind|referring|thinking of|interested in|focus(?:ing)? on|"
+                                 r"looking for|talking about|asking about)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
@@ -586,7 +588,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
     typed = [s for s in spans if span_type(s, language) == asked]
-    if asked == "region" and language == "en" and asked_level(question):  # "Which continent?" is not the world
+    if asked == "region" and language == "en" and asked_level(question) and not _ASKS_WHAT_IS_MEANT.search(question):
+        # "Which continent does the lake belong to?" asks a fact the world's does not give; "Which continent
+        # do you mean?" may well be answered "the world"
         typed = [s for s in typed if not of_other_level(s, asked_level(question))]
     if typed:  # one the query holds too: the model chooses
         return None
