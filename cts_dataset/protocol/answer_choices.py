@@ -13,6 +13,7 @@ import re
 from difflib import SequenceMatcher
 
 from cts_dataset.protocol import answer_choices_zh
+from cts_dataset.protocol.span_types import WORLD_WORDS_EN
 from cts_dataset.protocol.views import UNKNOWN
 from cts_dataset.text import tokenize
 
@@ -24,7 +25,6 @@ _BREAK = frozenset(
     ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would", "should", "may", "might", "shall", "and", "or", "but", "in", "on", "at", "of", "from", "to", "for", "by", "with", "during", "since", "until", "about", "between", "into", "over", "under", "than", "as", "it", "its", "they", "them", "their", "there", "this", "that", "these", "those"])
 _LEADING = frozenset(["the", "a", "an", "in", "on", "at", "of", "from", "to", "for", "by", "with", "during", "since", "its"])
 EDGE = ".,;:!?\"'()[]“”‘’"
-_WORLD = frozenset(tokenize("world earth worldwide global globe"))  # words for the whole world, one as good as another
 WORD = re.compile(r"\S+")
 
 def _clean(text: str) -> str:
@@ -76,9 +76,9 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
         if tag not in ("insert", "replace"):
             continue
         spans += _parts(fused[slice(*_whole_name(fused, start, end))])
-    worldwide = set(tokenize(blurred_query)) & _WORLD
+    worldwide = set(tokenize(blurred_query)) & WORLD_WORDS_EN
     return [s for s in unique(spans) if tokenize(s)  # not a bare function word ("In" of "In law, ...")
-            and not (worldwide and set(tokenize(s)) <= _WORLD)]  # "the world's" where the query says "on Earth"
+            and not (worldwide and set(tokenize(s)) <= WORLD_WORDS_EN)]  # "the world's" where the query says "on Earth"
 
 
 def _parts(words: list[str]) -> list[str]:

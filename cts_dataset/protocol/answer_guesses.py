@@ -21,7 +21,13 @@ import re
 from functools import cache
 
 from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds
-from cts_dataset.protocol.span_types import MIN_CITY_PEOPLE, PLACE_WORDS_EN, names_a_place, span_type
+from cts_dataset.protocol.span_types import (
+    MIN_CITY_PEOPLE,
+    PLACE_WORDS_EN,
+    names_a_place,
+    span_kinds,
+    span_type,
+)
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -231,11 +237,12 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
 def qualifies_the_query(question: str, guess: str, query: str) -> bool:
     """The guess stands before a common word of the query's that its what- or which-phrase does not say:
     "the Mughal emperor" for "Which buildings did the emperor order?" says which emperor, not a building."""
-    after = re.match(r"\s*([a-z][\w'’-]*)", question[question.find(guess) + len(guess):])
+    at = question.find(guess)
+    after = re.match(r"\s*([a-z][\w'’-]*)", question[at + len(guess):]) if at >= 0 else None
     if not after:
         return False
     word = tokenize(after.group(1))
-    common = {t for w in query.split() if w[:1].islower() for t in tokenize(w)}
+    common = _common_words(query)
     return bool(word) and any(same_word(word[0], c) for c in common) \
         and not any(same_word(word[0], a) for a in _wh_phrases(query))
 
@@ -268,12 +275,13 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
       empire" the intent calls contiguous): another one of the thing the query speaks of, not its answer;
     - in a question of what the user means, a plain word beside a word of the query's, where the intent
       sets that word in a field ("a video game?" for "In mathematics, what is a game?"): another sense.
-    The span nearest that word in the intent."""
-    rival = _rival_value(question, guesses, intent, missing) or _in_its_place(question, intent, query, missing)
+    The span nearest that word in the intent. (Guesses in the span's own place that may only say it in
+    other words: :func:`in_its_place`.)"""
+    rival = _rival_value(question, guesses, intent, missing)
     if rival or not missing:
         return rival
     asked = _wh_phrases(query)
-    common = {t for w in query.split() if w[:1].islower() for t in tokenize(w)}  # not a word of a name
+    common = _common_words(query)
     for run in capitalised_runs(question):
         words = tokenize(run)
         if any(w in guesses for w in run.split()) or any(not holds(intent, w, "en") for w in words):
@@ -281,15 +289,8 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
                       and not any(same_word(w, a) for a in asked)]
             if shared and len(shared) < len(words):
                 return _nearest(shared[0], intent, missing)
-        before = re.search(r"([a-z][\w'’-]*)\s+$", question[:question.find(run)])
-        named = tokenize(before.group(1)) if before else []
-        # in apposition, the run ends the phrase ("the emperor Akbar?"), it is no subject ("the ceiling
-        # Michelangelo painted?" guesses who painted it)
-        apposed = re.match(r"\s*(?:[?,.;:!]|$|(?:of|in|from|who|which|that)\b)", question[question.find(run) + len(run):])
-        if named and apposed and any(same_word(named[0], c) for c in common) \
-                and not any(same_word(named[0], a) for a in asked) and not any(holds(intent, w, "en") for w in words):
-            return _nearest(named[0], intent, missing)  # "the emperor Akbar?" for the emperor the intent names
-    fields = [s for s in missing if re.search(rf"\b[Ii]n {re.escape(s)}\b", intent) and span_type(s, "en") != "region"]
+    fields = [s for s in missing if re.search(rf"\b[Ii]n {re.escape(s)}\b", intent)
+              and not span_kinds(s, "en") & {"region", "time"}]  # a field ("mathematics"), not a place or an era
     words = [w.strip(",.;:!?\"'()[]‘’“”") for w in question.split()]
     for i, word in enumerate(words):
         if fields and word in _senses(question, words, intent, query):
@@ -298,6 +299,42 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
                 if len(known) == 1 and any(same_word(known[0], c) for c in common):
                     return _nearest(known[0], intent, fields)
     return None
+
+
+def in_its_place(question: str, intent: str, query: str, missing: list[str]) -> tuple[str, str] | None:
+    """What the question guesses in the place of a span the query left out, and that span, or None:
+    - words put between two of the query's where the intent has the span ("the largest natural lake?" for
+      "the largest artificial lake", the query saying "the largest lake");
+    - a name in apposition to a word of the query's that stands for a name the intent gives ("the emperor
+      Akbar?" for Shah Jahan, the query saying "the emperor").
+    The guess may be the span in other words ("man-made", "Asoka"): the caller says "no" only where the
+    two are values of one kind that differ."""
+    between = _between_query_words(question, intent, query, missing)
+    if between:
+        return between
+    asked = _wh_phrases(query)
+    common = _common_words(query)
+    for run in capitalised_runs(question):
+        at = question.find(run)
+        words = tokenize(run)
+        before = re.search(r"([a-z][\w'’-]*)\s+$", question[:at])
+        named = tokenize(before.group(1)) if before else []
+        # in apposition, the run ends the phrase ("the emperor Akbar?"), it is no subject ("the ceiling
+        # Michelangelo painted?" guesses who painted it)
+        apposed = re.match(r"\s*(?:[?,.;:!]|$|(?:of|in|from|who|which|that)\b)", question[at + len(run):])
+        if not (named and apposed and any(same_word(named[0], c) for c in common)) \
+                or any(same_word(named[0], a) for a in asked) or any(holds(intent, w, "en") for w in words) \
+                or holds(intent, named[0], "en"):  # the intent keeps the query's word: the name may add to it
+            continue
+        names = [m for m in missing if capitalised_runs(m, skip_first=False) == [m] and m not in question]
+        if names:
+            return run, names[0]
+    return None
+
+
+def _common_words(query: str) -> set[str]:
+    """The query's words written in lower case: not words of a name."""
+    return {t for w in query.split() if w[:1].islower() for t in tokenize(w)}
 
 
 def _rival_value(question: str, guesses: list[str], intent: str, missing: list[str]) -> str | None:
@@ -320,11 +357,10 @@ def _rival_value(question: str, guesses: list[str], intent: str, missing: list[s
     return None
 
 
-def _in_its_place(question: str, intent: str, query: str, missing: list[str]) -> str | None:
-    """The span the query left out between two of its words, where the question puts words of its own
-    between them: "the largest natural lake?" for "the largest artificial lake" (the query: "the largest
-    lake"). Not when the question also says the span ("..., the Durrani Empire?"), nor for words of no
-    content ("the very largest one")."""
+def _between_query_words(question: str, intent: str, query: str, missing: list[str]) -> tuple[str, str] | None:
+    """The question's own words between two of the query's, and the span the query left out that the
+    intent has between them (see :func:`in_its_place`). Not when the question also says the span ("...,
+    the Durrani Empire?"), nor for words of no content ("the very largest one")."""
     asked, said, meant = _words(question), _words(query), _words(intent)
     for left, right in itertools.pairwise(said):
         if left in _FILLERS and right in _FILLERS:
@@ -338,7 +374,9 @@ def _in_its_place(question: str, intent: str, query: str, missing: list[str]) ->
         spans = [s for s in missing if _words(s) and _words(s) == between[-len(_words(s)):]]
         spans = [s for s in spans if not any(holds(question, w, "en") for w in tokenize(s))]
         if spans:
-            return max(spans, key=len)
+            guess = " ".join(w for w in own if w not in _FILLERS)
+            written = re.search(re.escape(guess), question, re.IGNORECASE)  # as the question writes it ("US")
+            return (written.group() if written else guess), max(spans, key=len)
     return None
 
 
@@ -395,7 +433,8 @@ def _senses(question: str, words: list[str], intent: str, query: str) -> set[str
         return set()
     return {w for w in words if w[:1].islower() and (t := tokenize(w)) and len(t) == 1
             and not holds(intent, w, "en") and not holds(query, w, "en") and t[0] not in ASKING_EN
-            and not re.search(r"(?:ed|ing)$", w) and not _begins_like_a_word_of(w, intent)}
+            and not re.search(r"(?:ed|ing)$", w) and not _begins_like_a_word_of(w, intent)
+            and not WH_EN.fullmatch(w)}  # "whose" opens a clause; it guesses no sense
 
 
 def _begins_like_a_word_of(word: str, text: str) -> bool:

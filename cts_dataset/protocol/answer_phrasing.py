@@ -70,9 +70,11 @@ _OR_ZH = r"还是|或者|或是|(?<!不可)(?<!或多)或(?!许|将(?!来)|称(?
 
 def is_yes_no(question: str, language: str) -> bool:
     """A question answered by yes or no ("Do you mean the 1976 one?"), not a choice ("... or ...?") and not
-    a question for a value ("Which year?"). A question word that opens a relative clause in a question led
-    by a verb asks nothing ("Are you asking about the king who took the throne in 2014?"); one after a
-    verb of telling or a preposition does ("Do you know what year the films came out?")."""
+    a question for a value ("Which year?"). In a question led by a verb, a question word that opens a
+    relative clause after a noun asks nothing ("Are you asking about the king who took the throne in
+    2014?", "Is this the war in which Hannibal crossed the Alps?", "Augustus, who ruled until AD 14?");
+    one after a verb or an adjective does ("Do you know what year ...?", "Are you interested in which
+    year ...?", "Could you confirm which year?")."""
     zh = bool(re.search(rf"[{CJK}]", question))
     if is_either_or(question, language):
         return False
@@ -80,9 +82,18 @@ def is_yes_no(question: str, language: str) -> bool:
         return not _WH_ZH.search(question)
     if not WH_EN.search(question):
         return True
-    return bool(_LED_BY_A_VERB.match(question)) and all(
-        _RELATIVE_AFTER.search(re.sub(_PREPOSITION_BEFORE, " ", question[:m.start()]) if m.group().lower()
-                               in ("which", "whom") else question[:m.start()]) for m in WH_EN.finditer(question))
+    return bool(_LED_BY_A_VERB.match(question)) and all(_relative(question[:m.start()], m.group())
+                                                        for m in WH_EN.finditer(question))
+
+
+def _relative(before: str, wh: str) -> bool:
+    """The question word ``wh`` after ``before`` opens a relative clause: it follows a noun after a
+    determiner ("the king who", "the war in which": a preposition may stand between for which and whom),
+    a plural noun ("shapeshifters who") or a name and a comma ("Augustus, who")."""
+    if wh.lower() in ("which", "whom"):
+        before = _PREPOSITION_BEFORE.sub(" ", before)
+    noun = _AFTER_A_DETERMINER.search(before) or _NAME_AND_COMMA.search(before) or _PLURAL.search(before)
+    return bool(noun) and noun.group("head").lower() not in _NO_ANTECEDENT
 
 
 def before_relative(question: str) -> str:
@@ -94,15 +105,17 @@ def before_relative(question: str) -> str:
     return question[:found.start()].rstrip(" ,") + "?" if found else question
 
 
-# A yes/no question's leading verb, and the word a relative "who", "which", "where" follows: a noun, not a
-# verb of telling ("know what year"), a preposition ("of how it worked") or the question's own verb.
 _LED_BY_A_VERB = re.compile(r"\s*(?:do|does|did|are|is|was|were|would|should|could|can|will|shall|has|have|had)\b",
                             re.IGNORECASE)
 _PREPOSITION_BEFORE = re.compile(r"\s(?:in|on|at|during|from|of|by|with|for|to|under|after)\s+$", re.IGNORECASE)  # "the war in which"
-_RELATIVE_AFTER = re.compile(
-    r"\b(?!(?:know|tell|say|said|specify|mean|remember|sure|clarify|decided?|matter|me|us|you|it|about|of|on|in|"
-    r"at|to|for|from|by|with|as|asking|wondering|idea|see|explain|describe|ask|is|are|was|were|be|and|or)\b)"
-    r"[a-z][\w'’-]*,?\s+$", re.IGNORECASE)
+_AFTER_A_DETERMINER = re.compile(r"\b(?:the|a|an|this|that|these|those|his|her|its|their)\s+(?:[\w'’-]+\s+){0,2}"
+                                 r"(?P<head>[\w'’-]+),?\s+$", re.IGNORECASE)
+_NAME_AND_COMMA = re.compile(r"(?P<head>[A-Z][\w'’-]*),\s+$")
+_PLURAL = re.compile(r"(?P<head>[a-z][\w'’-]*[^siu]s),?\s+$")  # "shapeshifters who"; not "curious", "glass"
+# Words after which a question word asks ("Is the question which country won?", "a description of how ...").
+_NO_ANTECEDENT = frozenset(["question", "breakdown", "list", "idea", "choice", "matter", "issue", "case", "point",
+                            "of", "in", "on", "at", "to", "for", "from", "with", "about", "by", "as", "into", "over",
+                            "this", "is", "was", "does", "has", "us", "yes", "always", "perhaps", "details", "options"])
 
 
 def is_either_or(question: str, language: str) -> bool:

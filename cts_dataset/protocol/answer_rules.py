@@ -43,6 +43,7 @@ from cts_dataset.protocol.answer_guesses import (
     agrees,
     asked_level,
     guesses_the_answer,
+    in_its_place,
     levels_asked,
     of_other_level,
     place_levels,
@@ -165,8 +166,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
             and not any(span_type(s, language) in _asked_zh(question) for s in missing):
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
-    if language == "zh" and _MORE_ZH.search(question) and not _names_new(question, intent, query, language) \
+    if language == "zh" and _MORE_ZH.search(question) and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
+        # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
         return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
@@ -270,22 +272,20 @@ def _specified(question: str, intent: str, query: str, missing: list[str]) -> st
 def _with_kind_word(question: str, intent: str, query: str, thing: list[str], span: str) -> str:
     """To "What kind of revolution?", the kind the query says before the thing with what it left out after
     it: "communist revolution in Cuba" for "the communist revolution" the intent places in Cuba."""
-    if not _ASKS_A_KIND.search(question):
+    if not _ASKS_A_KIND.search(question) or span not in intent:
         return span
-    words = intent.split()
-    at = [i for i, w in enumerate(words) if any(same_word(t, x) for t in tokenize(w) for x in thing)]
-    if not at or at[0] == 0 or intent.find(span) < len(" ".join(words[:at[0] + 1])):
+    words = list(re.finditer(r"\S+", intent))  # with their places in the intent
+    at = [i for i, w in enumerate(words) if any(same_word(t, x) for t in tokenize(w.group()) for x in thing)]
+    if len(at) != 1 or at[0] == 0 or intent.find(span) < words[at[0]].end():
         return span
-    kind = words[at[0] - 1].strip(EDGE)
-    if not tokenize(kind) or not holds(query, kind, "en") or kind.lower() in _NO_KIND:
+    kind = words[at[0] - 1]
+    if not tokenize(kind.group()) or not holds(query, kind.group(), "en") or kind.group().strip(EDGE).lower() in _NO_KIND:
         return span
-    start = intent.index(kind + " " + words[at[0]])
     # the thing and the span stand together, with a preposition at most between them ("revolution in Cuba";
     # not "sculptures were carved from limestone")
-    between = intent[start + len(kind + " " + words[at[0]]):intent.find(span)]
-    if len(at) != 1 or not re.fullmatch(r"\s*(?:(?:in|of|from|at|on|for|during)\s+(?:the\s+)?)?", between):
+    if not re.fullmatch(r"\s*(?:(?:in|of|from|at|on|for|during)\s+(?:the\s+)?)?", intent[words[at[0]].end():intent.find(span)]):
         return span
-    stretch = intent[start:intent.find(span) + len(span)]
+    stretch = re.sub(r"[\"“”‘’]", "", intent[kind.start():intent.find(span) + len(span)]).strip(EDGE)
     return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else span
 
 
@@ -390,6 +390,13 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         else _rival_value_zh(guesses, missing) if guesses else None
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(rival, "confirmation", reply="no")
+    placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
+    if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
+        guess, span = placed
+        # names may be spelt otherwise ("Asoka" for Ashoka), words said otherwise ("man-made"): only a time,
+        # a number or a place of its own is surely another value
+        differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
+        return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
     variant = (_variant_of(question, missing, language) if language == "en"
@@ -567,8 +574,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     kinds = {k for k, weight in scores(question).items() if k in TYPED and weight >= STRONG_CUE}
     if len(kinds) > 1:  # "Which region and era?": the block that holds a place and a time
         both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]
-        if both:
-            return Decision(both[0], "typed")
+        if both:  # of the level asked, if one is ("Which country and year?")
+            return _at_level(question, both) if "region" in kinds and language == "en" else Decision(both[0], "typed")
     # "284 to 305" and its parts are years where the intent dates them ("ruled from 284 to 305"); the range
     # answers a question for a time when the query left out no time of its own
     bare = unique([re.sub(r"[,;]?\s+(?:and|or)$", "", s.strip()).strip(EDGE) for s in missing])
@@ -598,15 +605,24 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 
 
 def _dated(span: str, intent: str) -> bool:
-    """Bare numbers the intent sets after a word of time ("ruled from 284 to 305", "founded in 622", "from
-    306 to 337 and from 379 to 395"): years too early to be told by their digits."""
+    """Bare numbers the intent sets after a word of time as years ("ruled from 284 to 305", "reunified China
+    in 581", "from 306 to 337 and from 379 to 395"): years too early to be told by their digits. Three
+    digits or more, or a verb of reigning, living or making before them ("ruled from 98 to 117"); not ages
+    or hours ("children aged from 4 to 8", "from 5 to 9 in the morning")."""
     bare = re.sub(r"^(?:in|from|since|until|till|between|before|after|around|circa)\s+", "", span)
     if not re.fullmatch(rf"{_RANGE}(?:\s*(?:,|and)\s*(?:from\s+)?{_RANGE})*", bare):
         return False
-    return bool(re.search(rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+"
-                          rf"{re.escape(bare)}\b", intent))
+    placed = re.search(rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+{re.escape(bare)}"
+                       rf"(?!\s*(?:[-–]|to\b|and\s+\d))\b(?!\s+(?:in the|a\.?m|p\.?m|o'clock|hours?|years? old)\b)", intent)
+    if not placed:
+        return False
+    if all(len(n) >= 3 for n in re.findall(r"\d+", bare)):
+        return True
+    return bool(_REIGNS.search(intent[max(0, placed.start() - 40):placed.start()]))
 
 
+_REIGNS = re.compile(r"\b(?:ruled|reigned|lived|governed|led|built|founded|served|held|flourished|wrote|"
+                     r"ruling|reigning)\b", re.IGNORECASE)  # before a date in the intent: the number is a year
 _RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
 
 

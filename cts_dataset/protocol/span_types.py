@@ -18,6 +18,7 @@ from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import CJK, tokenize
 
 TYPED = ("time", "number", "region")
+MIN_PLURAL_LETTERS = 5  # a shorter name ending in -s is no plural of a common word ("Mans")
 MIN_CITY_PEOPLE = 100_000  # smaller towns share their names with too many people and things
 _ZH_NAME = re.compile(r"[\u4e00-\u9fff]{2,}")
 _ZH_ADMIN = re.compile(r"(?:省|市|特别行政区|壮族自治区|回族自治区|维吾尔自治区|自治区)$")
@@ -25,17 +26,19 @@ _ZH_ADMIN = re.compile(r"(?:省|市|特别行政区|壮族自治区|回族自治
 _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago|antiquity|"
-    r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b|\b(?:pre|post)-[a-z]",
-    re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date
-# ("pre-Columbian", "post-war" and antiquity are times)
+    r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b"
+    r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
+    r"reformation|soviet|imperial|medieval|modern|dynastic)\b)",
+    re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
+# "pre-Columbian", "post-war" and antiquity are times, "pre-eminent" and "post-secondary" are not
 _NUMBER_EN = re.compile(
     r"\b\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b|\bone\s+(?!(?:without|with|that|which|who|whose|where|in|of|on|at|for|from|by|to|"
-    r"or|and)\b)[a-z]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"or|and|I|you|he|she|we|they|it)\b)(?-i:[a-z])|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"twenty|hundred|thousand|million|billion|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
     r"eleventh|twelfth|\w+teenth|\w+tieth|single|pair|dozen|most|least|largest|smallest|highest|longest|"
     r"biggest|top)\b", re.IGNORECASE)  # "one" counts before a noun ("one book"), not as a pronoun ("the inland one")
-PLACE_WORDS_EN = frozenset(tokenize("world earth worldwide global globe midwest"))
-_AMERICAS = frozenset(tokenize("america americas"))  # a continent the gazetteer's lists only name in full
+WORLD_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))  # the whole world, one as good as another
+PLACE_WORDS_EN = WORLD_WORDS_EN | frozenset(tokenize("midwest"))
 _COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower "
                               "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"))
 _UNIONS = frozenset(tokenize("union"))
@@ -85,10 +88,10 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
         if city["population"] >= MIN_CITY_PEOPLE:
             out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
     common = _lower_case_words()
-    def a_word(w: str) -> bool:  # "Queens": a plural of a common word too
-        return w in common or (w.endswith("s") and w[:-1] in common)
+    def a_word(w: str) -> bool:  # "Queens": the plural of a common word too (not "Mans" of "Le Mans")
+        return w in common or (len(w) >= MIN_PLURAL_LETTERS and w.endswith("s") and w[:-1] in common)
 
-    return tuple((en if not all(a_word(w) for w in re.findall(r"[a-z]+", en.lower())) else "",
+    return tuple((en if not all(a_word(w) for w in re.findall(r"[^\W\d_]+", en.lower())) else "",
                   " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
 
 
@@ -141,7 +144,7 @@ def names_a_place(span: str) -> bool:
     """The span holds a place name of the corpus (or a derived form of one), or speaks of the world. A
     place word inside a longer name ("Michael Jordan") is a name, not a place."""
     tokens = set(tokenize(span))
-    if tokens & (PLACE_WORDS_EN | _AMERICAS):
+    if tokens & PLACE_WORDS_EN:
         return True
     single, by_prefix, by_first = _place_index()
     if any(name <= tokens for first in tokens for name in by_first.get(first, ())):
@@ -152,8 +155,9 @@ def names_a_place(span: str) -> bool:
     code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
     if code and code.group(1) in _COUNTRY_CODES:
         return True
-    # runs of capitalised words; a compound with a plain word modifies the next ("Tang-dynasty China")
-    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", re.sub(r"\b[A-Z]\w*-[a-z][\w-]*", lambda m: m.group().lower(), span)):
+    # runs of capitalised words; a compound with a plain word modifies the next ("Tang-dynasty China",
+    # "pre-Columbian Peru")
+    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", re.sub(r"\b(?:[A-Z]\w*-[a-z][\w-]*|[a-z]+-[A-Z][\w-]*)", lambda m: m.group().lower(), span)):
         words = [t for w in run.split() for t in tokenize(w)]
         if len(words) == 1 and is_place(words[0]):
             return True

@@ -13,7 +13,7 @@ from cts_dataset.text import CJK, tokenize
 
 MIN_SHARED_PREFIX = 4  # "Peru"/"Peruvian"; shorter words must match exactly
 # What a derived form adds (stems: "chines" for Chinese, "germani" for Germany).
-_ENDINGS = frozenset(("n", "an", "ian", "vian", "ean", "es", "ese", "s", "i", "ish", "ic", "iti"))  # "iti": density/densely
+_ENDINGS = frozenset(("n", "an", "ian", "vian", "ean", "es", "ese", "s", "i", "ish", "ic"))
 
 # Demonyms that do not share the country's stem (tokenised forms: Snowball stems).
 _DEMONYMS = {
