@@ -244,3 +244,21 @@ def test_a_chinese_offer_of_more_is_unknown_even_where_it_names_the_needs_own_va
     pair = ("2023年全国出生人口是多少？", "全国出生人口是多少？")
     assert answered(pair, "您还需要知道2023年的死亡人口吗？", "zh") == (UNKNOWN, "scope")
     assert answered(pair, "您也想知道是哪一年的吗？", "zh") == ("2023年", "typed")  # it asks a value: not an offer
+
+
+def test_a_latin_name_beside_a_chinese_numeral_is_a_word_of_the_need():
+    # "HPV九价": the numeral read as a digit must not glue onto the name ("hpv9")
+    pair = ("9到14岁女孩接种HPV九价疫苗一共要打几针？", "HPV疫苗一共要打几针？")
+    assert answered(pair, "您问的是HPV疫苗还是流感疫苗？", "zh") == ("HPV", "either_or")
+
+
+def test_the_text_a_chinese_query_left_out_is_a_span_where_the_segmenter_cuts_it_otherwise():
+    pair = ("一个人去长白山北坡玩两天大概要花多少钱？", "去长白山北坡玩大概要花多少钱？")  # jieba: 一个|人去
+    assert "一个人" in missing_spans(*pair, "zh")
+    assert answered(pair, "只有您一个人去对吗？", "zh") == ("是的，一个人", "confirmation")
+
+
+def test_a_chinese_confirmation_of_a_part_of_a_span_is_not_answered_with_the_part():
+    pair = ("北京首套房公积金贷款最高可以贷多少？", "公积金贷款最高可以贷多少？")
+    text, _ = answered(pair, "您这次买的是二套房吗？", "zh", model_says='{"answer": "unknown"}')
+    assert text != "是的，套房"

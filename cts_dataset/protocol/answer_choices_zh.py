@@ -86,6 +86,10 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
         if inside:
             spans.append(fused_query[inside[0][1]:inside[-1][2]])
             spans += _runs(inside, fused_query)
+        raw = fused_query[start:end].strip().strip("的了在")  # particles at its edges are no part of it
+        if len(raw) >= 2 and re.fullmatch(rf"[{CJK}A-Za-z0-9]+", raw) and raw not in spans:
+            # the inserted text itself, where the segmenter splits it across words ("一个|人去" of 一个人去…)
+            spans.append(raw)
     return list(dict.fromkeys(s for s in spans if s))
 
 

@@ -404,7 +404,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
     if new and not guesses:
-        span = _first_holding(new, missing, spans, language)
+        # a Chinese question that writes a span out whole ("只有您一个人去对吗？"), though the segmenter
+        # cuts it otherwise there ("一个|人去")
+        whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question
+                 and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
+        span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses} - {None}

@@ -92,7 +92,7 @@ def same_word(a: str, b: str) -> bool:
 def comparable_tokens(text: str) -> list[str]:
     """The guard's tokens of a text: Chinese numerals as digits, an administrative suffix dropped from a
     Chinese run (北京市 -> 北京) so that either form matches the other."""
-    text = zh_numerals_to_digits(text)
+    text = _ZH_NUMERAL.sub(lambda m: f" {_zh_number(m.group(0))} ", text)  # "HPV九价": not "hpv9"
     text = re.sub(rf"([{CJK}]{{2,}})[{_ZH_SUFFIX}](?=[^{CJK}]|$)", r"\1", text)
     return tokenize(text)
 
