@@ -8,6 +8,7 @@ import pytest
 
 from cts_dataset.protocol.answer_choices import missing_spans
 from cts_dataset.protocol.answer_phrasing import before_relative, is_yes_no
+from cts_dataset.protocol.question_forms import ranks_in
 from cts_dataset.protocol.span_types import span_kinds, span_type
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
@@ -262,3 +263,20 @@ def test_a_chinese_confirmation_of_a_part_of_a_span_is_not_answered_with_the_par
     pair = ("北京首套房公积金贷款最高可以贷多少？", "公积金贷款最高可以贷多少？")
     text, _ = answered(pair, "您这次买的是二套房吗？", "zh", model_says='{"answer": "unknown"}')
     assert text != "是的，套房"
+
+
+@pytest.mark.parametrize(("text", "ranks"), [
+    ("Which is the fourth largest peninsula in the world?", ["fourth largest"]),
+    ("Which cities are the fourth- and ninth-most populous in the United States?", ["fourth- and ninth-most populous"]),
+    ("Which rivers are the world's tenth- and twelfth-longest?", ["tenth- and twelfth-longest"]),
+    ("Which lakes rank eighth and tenth in the world by area?", ["eighth and tenth"]),
+    ("Who was the seventh US president?", []),  # an ordinal that ranks by nothing
+])
+def test_a_rank_is_given_with_what_it_ranks_by(text, ranks):
+    assert ranks_in(text) == ranks
+
+
+def test_a_question_for_the_rank_gets_the_rank_with_its_superlative():
+    pair = ("Which is the fourth largest bay in the world, and which countries border it?",
+            "Which is one of the largest bays in the world, and which countries border it?")
+    assert answered(pair, "Which position in the ranking do you mean?") == ("fourth largest", "rank")

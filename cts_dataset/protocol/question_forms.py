@@ -179,9 +179,16 @@ def _measure(intent: str, found: re.Match[str]) -> str | None:
 
 
 def ranks_in(text: str) -> list[str]:
-    """The runs of ranks a text states, as it writes them ("third and fifth", "fourth- and ninth-most")."""
-    return [m.group("run") for m in _RANKS.finditer(text)
-            if m.group("rank") or m.group("sup") or _SUPERLATIVE.search(m.group("run"))]
+    """The runs of ranks a text states, as it writes them, with what they rank by ("third and fifth",
+    "fourth largest", "fourth- and ninth-most populous")."""
+    runs = []
+    for m in _RANKS.finditer(text):
+        if not (m.group("rank") or m.group("sup") or _SUPERLATIVE.search(m.group("run"))):
+            continue
+        run = text[m.start("run"):m.end()]
+        after = re.match(r"\s+([a-z][\w-]*)", text[m.end():]) if re.search(r"(?:most|least)$", run, re.IGNORECASE) else None
+        runs.append(run + " " + after.group(1) if after else run)  # "third-most populous"
+    return runs
 
 
 def asks_a_fact(question: str) -> bool:
