@@ -266,7 +266,7 @@ REGIONS = ("Which metropolitan regions are the second and third biggest in the E
     (MOUNTAIN, "Which continent is the mountain in, Asia?", "Africa", "typed"),  # a constraint guessed: no fact
     (PRIME_MINISTER, "Which country did she serve?", "Pakistan's", "typed"),  # a possessive names its owner
     (PRIME_MINISTER, "Which city do you mean?", UNKNOWN, "typed"),  # "Pakistan's" is a country's: no city
-    (REGIONS, "Which ranks are you after?", "second and third", "rank"),  # the ranks the query states
+    (REGIONS, "Which ranks are you after?", "second and third biggest", "rank"),  # the ranks the query states
     (CITY, "The biggest city, or the runner-up?", "third-largest", "rank"),
 ])
 def test_places_and_stated_ranks(pair, question, expected, rule):
