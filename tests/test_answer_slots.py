@@ -9,6 +9,7 @@ import pytest
 from cts_dataset.protocol.answer_choices import missing_spans
 from cts_dataset.protocol.answer_phrasing import before_relative, is_yes_no
 from cts_dataset.protocol.question_forms import ranks_in
+from cts_dataset.protocol.role_guards import unsupported_words
 from cts_dataset.protocol.span_types import span_kinds, span_type
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
@@ -247,6 +248,17 @@ def test_a_chinese_offer_of_more_is_unknown_even_where_it_names_the_needs_own_va
     assert answered(pair, "您也想知道是哪一年的吗？", "zh") == ("2023年", "typed")  # it asks a value: not an offer
 
 
+@pytest.mark.parametrize(("answer", "intent", "lacking"), [
+    ("HPV", "9到14岁女孩接种HPV九价疫苗一共要打几针？", ()),
+    ("iPhone15", "iPhone十五的电池容量是多少？", ()),  # digits and letters apart, numerals as digits
+    ("G20", "G二十峰会在哪里开？", ()),
+    ("2024年", "2023年的出生人口是多少？", ("2024",)),  # another year still lacks
+    ("iPhone16", "iPhone十五的电池容量是多少？", ("16",)),
+])
+def test_the_guard_reads_numerals_and_latin_names_apart(answer, intent, lacking):
+    assert unsupported_words(answer, intent) == lacking
+
+
 def test_a_latin_name_beside_a_chinese_numeral_is_a_word_of_the_need():
     # "HPV九价": the numeral read as a digit must not glue onto the name ("hpv9")
     pair = ("9到14岁女孩接种HPV九价疫苗一共要打几针？", "HPV疫苗一共要打几针？")
@@ -256,13 +268,31 @@ def test_a_latin_name_beside_a_chinese_numeral_is_a_word_of_the_need():
 def test_the_text_a_chinese_query_left_out_is_a_span_where_the_segmenter_cuts_it_otherwise():
     pair = ("一个人去长白山北坡玩两天大概要花多少钱？", "去长白山北坡玩大概要花多少钱？")  # jieba: 一个|人去
     assert "一个人" in missing_spans(*pair, "zh")
-    assert answered(pair, "只有您一个人去对吗？", "zh") == ("是的，一个人", "confirmation")
+    assert answered(pair, "您是一个人去对吗？", "zh") == ("是的，一个人", "confirmation")
+    text, _ = answered(pair, "您是要避开一个人去的情况吗？", "zh", model_says='{"answer": "unknown"}')
+    assert not text.startswith("是的")  # a span the question avoids is not confirmed
 
 
-def test_a_chinese_confirmation_of_a_part_of_a_span_is_not_answered_with_the_part():
+@pytest.mark.parametrize(("fused", "blurred", "span"), [
+    ("孩子发烧到39度要吃什么药？", "孩子发烧要吃什么药？", None),  # "到39度" is no span: 到 joins it; 39度 is one already
+    ("哪个平台上的课程最多？", "哪个课程最多？", None),  # it would begin inside 哪个
+])
+def test_the_inserted_text_is_a_span_only_from_a_word_boundary_without_joining_words(fused, blurred, span):
+    spans = missing_spans(fused, blurred, "zh")
+    assert "到39度" not in spans and "个平台上" not in spans and not any(s.startswith(("的", "到")) for s in spans)
+
+
+def test_a_restricting_chinese_confirmation_of_part_of_the_need_is_not_confirmed():
+    pair = ("北京和上海的房价哪个涨得多？", "房价哪个涨得多？")
+    text, _ = answered(pair, "只有北京吗？", "zh", model_says='{"answer": "unknown"}')
+    assert not text.startswith("是的")  # the need asks both cities
+
+
+def test_a_chinese_guess_the_segmenter_cut_apart_is_denied_with_the_needs_span():
+    # "二|套房" is written like 首套房: another value, not a confirmation of 套房 or of the whole span
     pair = ("北京首套房公积金贷款最高可以贷多少？", "公积金贷款最高可以贷多少？")
     text, _ = answered(pair, "您这次买的是二套房吗？", "zh", model_says='{"answer": "unknown"}')
-    assert text != "是的，套房"
+    assert text.startswith("不是") and "首套房" in text
 
 
 @pytest.mark.parametrize(("text", "ranks"), [
@@ -270,6 +300,9 @@ def test_a_chinese_confirmation_of_a_part_of_a_span_is_not_answered_with_the_par
     ("Which cities are the fourth- and ninth-most populous in the United States?", ["fourth- and ninth-most populous"]),
     ("Which rivers are the world's tenth- and twelfth-longest?", ["tenth- and twelfth-longest"]),
     ("Which lakes rank eighth and tenth in the world by area?", ["eighth and tenth"]),
+    ("the third least densely populated state", ["third least densely populated"]),
+    ("the third-most by volume", ["third-most"]),  # "by" ranks by nothing
+    ("the second-most  populous city", ["second-most  populous"]),  # as the text writes it
     ("Who was the seventh US president?", []),  # an ordinal that ranks by nothing
 ])
 def test_a_rank_is_given_with_what_it_ranks_by(text, ranks):

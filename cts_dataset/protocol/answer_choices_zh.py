@@ -15,6 +15,9 @@ MAX_RUN_WORDS = 3  # adjacent content words an option may join: 广州地铁3号
 # Words that say how the question is asked, not what it is about.
 _FUNCTION = frozenset(
     ["的", "地", "得", "了", "着", "过", "是", "吗", "呢", "吧", "啊", "呀", "和", "与", "及", "或", "或者", "还是", "在", "于", "从", "到", "对", "把", "被", "给", "向", "有", "没有", "要", "需要", "想", "能", "可以", "会", "应该", "哪", "哪个", "哪些", "哪里", "哪儿", "哪一", "哪种", "什么", "多少", "几", "几个", "几点", "几号", "几针", "怎么", "怎样", "如何", "为什么", "为何", "谁", "是否", "是不是", "请问", "一共", "大概", "大约", "最", "都", "也", "就", "还", "又", "很", "这", "那", "这个", "那个", "其", "之", "所", "以", "及其", "等", "中", "里", "上", "下", "一个", "一下", "具体", "呢"])
+# Words that join an inserted text to its neighbours, not part of it (a count such as 一个 is).
+_EDGE_WORDS = frozenset(["的", "了", "在", "到", "从", "还", "一共", "大概", "都", "也", "就", "把", "被", "给", "跟", "和",
+                         "与", "上", "里", "中"])
 _MEASURE = re.compile(r"^(?:年代|世纪|年|月|日|号|号线|届|岁|万|亿|个|名|位|次|米|元|千米|公里|度|%|点)")
 _PUNCT = re.compile(rf"^[^{CJK}A-Za-z0-9]+$")
 
@@ -86,11 +89,26 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
         if inside:
             spans.append(fused_query[inside[0][1]:inside[-1][2]])
             spans += _runs(inside, fused_query)
-        raw = fused_query[start:end].strip().strip("的了在")  # particles at its edges are no part of it
-        if len(raw) >= 2 and re.fullmatch(rf"[{CJK}A-Za-z0-9]+", raw) and raw not in spans:
-            # the inserted text itself, where the segmenter splits it across words ("一个|人去" of 一个人去…)
+        raw = _inserted(tokens, fused_query, start, end)
+        if raw and raw not in spans:
             spans.append(raw)
     return list(dict.fromkeys(s for s in spans if s))
+
+
+def _inserted(tokens: list[tuple[str, int, int]], text: str, start: int, end: int) -> str | None:
+    """The text inserted at ``start:end`` as a span of its own, where the segmenter cuts it across words
+    ("一个|人去" of 一个人去…: 一个人): it begins where a word begins, and whole function words at its edges
+    are no part of it ("到39度" -> 39度); it may end within a word."""
+    if not any(t[1] == start for t in tokens):
+        return None  # it begins inside a word ("个平台上" of 哪个平台上)
+    for word, at, stop in tokens:
+        if at == start and stop <= end and word in _EDGE_WORDS:
+            start = stop
+    for word, at, stop in reversed(tokens):
+        if stop == end and at >= start and word in _EDGE_WORDS:
+            end = at
+    raw = text[start:end].strip()
+    return raw if len(raw) >= 2 and re.fullmatch(rf"[{CJK}A-Za-z0-9]+", raw) else None
 
 
 def phrases(fused_query: str) -> list[str]:

@@ -32,7 +32,7 @@ _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家
 # jieba's tags for them.
 _ACTS_ZH = frozenset(["v", "vd", "d", "ad"])
 _NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
-_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "了解", "想了解", "意思", "只有", "只", "仅", "就", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
+_ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "了解", "想了解", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
 
 

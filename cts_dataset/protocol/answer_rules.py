@@ -31,6 +31,7 @@ from the pair, so those cases need no model, and answer the same on every engine
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -111,6 +112,8 @@ _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么�
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
 # "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
+# Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
+_AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带")
@@ -399,13 +402,16 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
+    rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
     variant = (_variant_of(question, missing, language) if language == "en"
-               else _variant_of_zh(question, intent, missing, guesses)) if guesses else None
+               else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
     if new and not guesses:
         # a Chinese question that writes a span out whole ("只有您一个人去对吗？"), though the segmenter
         # cuts it otherwise there ("一个|人去")
+        if language == "zh" and _AVOIDS_ZH.search(question):
+            return Decision(UNKNOWN, "confirmation")  # "您是要避开一个人去的情况吗？" confirms nothing the need says
         whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
@@ -490,6 +496,15 @@ def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list
                 return _with_what_is_asked(span, missing, asked)
             alike += _written_alike(guess, span, said)
     return _with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
+
+
+def _compounds_zh(question: str, intent: str) -> list[str]:
+    """A word the need lacks joined to the need's word after it ("二|套房" -> "二套房"): a guess written like
+    the need's span (首套房) that the segmenter cut apart."""
+    words = [w for w, _, _ in answer_choices_zh.words(question)]
+    return [a + b for a, b in itertools.pairwise(words)
+            if answer_choices_zh.is_content(a) and answer_choices_zh.is_content(b)
+            and a not in intent and b in intent and a + b not in intent]
 
 
 def _with_what_is_asked(span: str, missing: list[str], asked: str) -> str:

@@ -180,14 +180,21 @@ def _measure(intent: str, found: re.Match[str]) -> str | None:
 
 def ranks_in(text: str) -> list[str]:
     """The runs of ranks a text states, as it writes them, with what they rank by ("third and fifth",
-    "fourth largest", "fourth- and ninth-most populous")."""
+    "fourth largest", "fourth- and ninth-most populous", "third least densely populated")."""
     runs = []
     for m in _RANKS.finditer(text):
         if not (m.group("rank") or m.group("sup") or _SUPERLATIVE.search(m.group("run"))):
             continue
-        run = text[m.start("run"):m.end()]
-        after = re.match(r"\s+([a-z][\w-]*)", text[m.end():]) if re.search(r"(?:most|least)$", run, re.IGNORECASE) else None
-        runs.append(run + " " + after.group(1) if after else run)  # "third-most populous"
+        stop = m.end()
+        if re.search(r"(?:most|least)$", text[m.start("run"):stop], re.IGNORECASE):
+            for _ in range(2):  # the word it ranks by, after an adverb in -ly one more ("least densely populated")
+                after = re.match(r"[\s-]+([^\W\d_][\w'’-]*)", text[stop:])
+                if not after or not tokenize(after.group(1)):  # "third-most by volume": no word
+                    break
+                stop += after.end()
+                if not after.group(1).lower().endswith("ly"):
+                    break
+        runs.append(text[m.start("run"):stop])
     return runs
 
 

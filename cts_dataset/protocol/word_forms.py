@@ -93,6 +93,7 @@ def comparable_tokens(text: str) -> list[str]:
     """The guard's tokens of a text: Chinese numerals as digits, an administrative suffix dropped from a
     Chinese run (北京市 -> 北京) so that either form matches the other."""
     text = _ZH_NUMERAL.sub(lambda m: f" {_zh_number(m.group(0))} ", text)  # "HPV九价": not "hpv9"
+    text = re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)  # "iPhone15" is "iPhone 十五" too
     text = re.sub(rf"([{CJK}]{{2,}})[{_ZH_SUFFIX}](?=[^{CJK}]|$)", r"\1", text)
     return tokenize(text)
 
