@@ -313,3 +313,10 @@ def test_a_question_for_the_rank_gets_the_rank_with_its_superlative():
     pair = ("Which is the fourth largest bay in the world, and which countries border it?",
             "Which is one of the largest bays in the world, and which countries border it?")
     assert answered(pair, "Which position in the ranking do you mean?") == ("fourth largest", "rank")
+
+
+@pytest.mark.parametrize("question", ["您查这个是为了安排冬至家庭聚餐吗？", "您是护照快到期了要换发新护照吗？"])
+def test_a_chinese_word_before_the_needs_word_says_no_other_one_of_it(question):
+    pair = {"冬至": ("2025年冬至是哪一天？", "冬至是哪一天？"), "护照": ("在杭州首次申请普通护照需要哪些材料？", "申请护照需要哪些材料？")}
+    text, _ = answered(pair["冬至" if "冬至" in question else "护照"], question, "zh", model_says='{"answer": "unknown"}')
+    assert not text.startswith("不是")  # "安排冬至", "新护照" are no rivals of 2025年冬至, 普通护照

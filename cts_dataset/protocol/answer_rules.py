@@ -112,6 +112,7 @@ _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么�
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
 # "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
+_NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
@@ -499,11 +500,12 @@ def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list
 
 
 def _compounds_zh(question: str, intent: str) -> list[str]:
-    """A word the need lacks joined to the need's word after it ("二|套房" -> "二套房"): a guess written like
-    the need's span (首套房) that the segmenter cut apart."""
+    """A numeral the need lacks joined to the need's word after it ("二|套房" -> "二套房"): a guess written
+    like the need's span (首套房) that the segmenter cut apart. Only a numeral: other words before the
+    need's ("安排|冬至", "新|护照") say something else of it, not another one."""
     words = [w for w, _, _ in answer_choices_zh.words(question)]
     return [a + b for a, b in itertools.pairwise(words)
-            if answer_choices_zh.is_content(a) and answer_choices_zh.is_content(b)
+            if _NUMERAL_ZH.fullmatch(a) and answer_choices_zh.is_content(b)
             and a not in intent and b in intent and a + b not in intent]
 
 
