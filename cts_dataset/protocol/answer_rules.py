@@ -110,14 +110,14 @@ _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORE
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
-# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
-# "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带")
+# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
+# "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
 _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
@@ -409,10 +409,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
     if new and not guesses:
-        # a Chinese question that writes a span out whole ("只有您一个人去对吗？"), though the segmenter
-        # cuts it otherwise there ("一个|人去")
         if language == "zh" and _AVOIDS_ZH.search(question):
             return Decision(UNKNOWN, "confirmation")  # "您是要避开一个人去的情况吗？" confirms nothing the need says
+        # a Chinese question that writes a span out whole ("您是一个人去对吗？"), though the segmenter cuts
+        # it otherwise there ("一个|人去")
         whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
@@ -543,7 +543,7 @@ def _offers_kind(question: str, kind: str | None) -> bool:
                for part in alternatives(question, "en"))
 
 
-def _takes_a_side(question: str, intent: str, spans: list[str], language: str, query: str = "") -> bool:
+def _takes_a_side(question: str, intent: str, spans: list[str], language: str, query: str) -> bool:
     """The intent holds a word that one alternative of the question has and the others lack, not one the
     query says too ("美国东部时间还是北京时间？" for "美国总统大选…"), or a value of the kind an alternative is
     ("去年的数据还是更早的？" for a need that names 2024年)."""
@@ -588,7 +588,7 @@ def _names_any(question: str, intent: str, language: str) -> bool:
     return any(holds(intent, w, language) for w in content_words(question, language))
 
 
-def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str = "") -> Decision | None:
+def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str) -> Decision | None:
     asked = classify(question)
     if asked not in TYPED:
         return None
@@ -630,10 +630,10 @@ def _dated(span: str, intent: str) -> bool:
     in 581", "from 306 to 337 and from 379 to 395"): years too early to be told by their digits. Three
     digits or more, or a verb of reigning, living or making before them ("ruled from 98 to 117"); not ages
     or hours ("children aged from 4 to 8", "from 5 to 9 in the morning")."""
-    bare = re.sub(r"^(?:in|from|since|until|till|between|before|after|around|circa)\s+", "", span)
+    bare = re.sub(rf"^{_BEFORE_A_DATE}\s+", "", span)
     if not re.fullmatch(rf"{_RANGE}(?:\s*(?:,|and)\s*(?:from\s+)?{_RANGE})*", bare):
         return False
-    placed = re.search(rf"\b(?:in|from|since|until|till|between|before|after|around|circa)\s+{re.escape(bare)}"
+    placed = re.search(rf"\b{_BEFORE_A_DATE}\s+{re.escape(bare)}"
                        rf"(?!\s*(?:[-–]|to\b|and\s+\d))\b(?!\s+(?:in the|a\.?m|p\.?m|o'clock|hours?|years? old)\b)", intent)
     if not placed:
         return False
@@ -645,6 +645,7 @@ def _dated(span: str, intent: str) -> bool:
 _REIGNS = re.compile(r"\b(?:ruled|reigned|lived|governed|led|built|founded|served|held|flourished|wrote|"
                      r"ruling|reigning)\b", re.IGNORECASE)  # before a date in the intent: the number is a year
 _RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
+_BEFORE_A_DATE = r"(?:in|from|since|until|till|between|before|after|around|circa)"
 
 
 def _at_level(question: str, places: list[str]) -> Decision:

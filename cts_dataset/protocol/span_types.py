@@ -39,6 +39,7 @@ _NUMBER_EN = re.compile(
     r"biggest|top)\b", re.IGNORECASE)  # "one" counts before a noun ("one book"), not as a pronoun ("the inland one")
 WORLD_WORDS_EN = frozenset(tokenize("world earth worldwide global globe"))  # the whole world, one as good as another
 PLACE_WORDS_EN = WORLD_WORDS_EN | frozenset(tokenize("midwest"))
+_MODIFYING_COMPOUND = re.compile(r"\b(?:[A-Z]\w*-[a-z][\w-]*|[a-z]+-[A-Z][\w-]*)")  # "Tang-dynasty", "pre-Columbian"
 _COMPASS = frozenset(tokenize("north south east west northern southern eastern western central upper lower "
                               "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"))
 _UNIONS = frozenset(tokenize("union"))
@@ -156,8 +157,9 @@ def names_a_place(span: str) -> bool:
     if code and code.group(1) in _COUNTRY_CODES:
         return True
     # runs of capitalised words; a compound with a plain word modifies the next ("Tang-dynasty China",
-    # "pre-Columbian Peru")
-    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", re.sub(r"\b(?:[A-Z]\w*-[a-z][\w-]*|[a-z]+-[A-Z][\w-]*)", lambda m: m.group().lower(), span)):
+    # "pre-Columbian Peru"), so it is read in lower case
+    plain = _MODIFYING_COMPOUND.sub(lambda m: m.group().lower(), span)
+    for run in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*", plain):
         words = [t for w in run.split() for t in tokenize(w)]
         if len(words) == 1 and is_place(words[0]):
             return True

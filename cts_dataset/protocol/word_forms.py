@@ -46,9 +46,10 @@ _ZH_NUMERAL = re.compile("[〇零一二两三四五六七八九十百千]{2,}|[�
 _ZH_SUFFIX = "省市县区州镇乡村国人"  # 北京市/北京, 中国人/中国
 
 
-def zh_numerals_to_digits(text: str) -> str:
-    """Chinese numerals written as digits: 二〇二三年 -> 2023年, 十二 -> 12, 两千 -> 2000."""
-    return _ZH_NUMERAL.sub(lambda m: _zh_number(m.group(0)), text)
+def zh_numerals_to_digits(text: str, apart: str = "") -> str:
+    """Chinese numerals written as digits: 二〇二三年 -> 2023年, 十二 -> 12, 两千 -> 2000; ``apart`` set
+    around each ("HPV九价" -> "HPV 9 价" with a space, so the name stays a word of its own)."""
+    return _ZH_NUMERAL.sub(lambda m: f"{apart}{_zh_number(m.group(0))}{apart}", text)
 
 
 def _zh_number(run: str) -> str:
@@ -92,7 +93,7 @@ def same_word(a: str, b: str) -> bool:
 def comparable_tokens(text: str) -> list[str]:
     """The guard's tokens of a text: Chinese numerals as digits, an administrative suffix dropped from a
     Chinese run (北京市 -> 北京) so that either form matches the other."""
-    text = _ZH_NUMERAL.sub(lambda m: f" {_zh_number(m.group(0))} ", text)  # "HPV九价": not "hpv9"
+    text = zh_numerals_to_digits(text, apart=" ")  # "HPV九价": not "hpv9"
     text = re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)  # "iPhone15" is "iPhone 十五" too
     text = re.sub(rf"([{CJK}]{{2,}})[{_ZH_SUFFIX}](?=[^{CJK}]|$)", r"\1", text)
     return tokenize(text)
