@@ -31,6 +31,8 @@ _POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家
 # Verbs and adverbs name no value a Chinese guess could be ("打算" in "您是打算二月去吧？", "举办", "发布"):
 # jieba's tags for them.
 _ACTS_ZH = frozenset(["v", "vd", "d", "ad"])
+_LEVEL_ZH = re.compile(r"(?<=[^\W\d]{2})[省市县区]$")  # the word for a place's level after its name (广州市)
+_NAMING_TAGS_ZH = frozenset(["nr", "ns", "nt", "nz", "m", "t", "mq", "en"])  # jieba's tags; "eng" for Latin
 _NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
 _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "了解", "想了解", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本"])  # demonstratives: _POINTING_ZH
 
@@ -168,6 +170,22 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
             and not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
 
 
+def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str) -> list[str]:
+    """The Chinese guesses that say something of their own: a name, a place, an organisation, a time or a
+    number as the question is tagged ("四川" in "是四川的成都吗？"), or a common noun that is neither the
+    thing the span qualifies ("活动" in "是2024年的惊喜夜活动对吧？", after the span and 的) nor one whose
+    leading characters (all but its head, the last) the need's other words hold ("票价" in "是往返的票价吗？"
+    says the need's 票 otherwise; "码头" in "您是从厦门邮轮中心码头出发吗？" and "高度" of a need for a 长度 do
+    not)."""
+    tags = dict(answer_choices_zh.tagged_words(question))
+    rest = {c for c in fused_query.replace(span, "") if not answer_choices_zh.is_function_char(c)}
+    said = next((f for f in (span, _LEVEL_ZH.sub("", span)) if f + "的" in question), span)  # 广州 for 广州市
+    qualified = question.find(said + "的")
+    heads = question[qualified + len(said) + 1:] if qualified >= 0 else ""
+    return [g for g in guesses if re.search(r"\d", g) or tags.get(g, "n")[:2] in _NAMING_TAGS_ZH
+            or not (g in heads or set(g[:-1]) & rest)]
+
+
 def values_of(text: str, language: str, first: bool = True) -> list[str]:
     """Numbers and capitalised words (the first word too, if ``first``); Chinese: content words."""
     if re.search(rf"[{CJK}]", text):
@@ -218,7 +236,11 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
     if is_yes_no(question, language):
         guess = guessed(question, fused_query, language)
         named = values_of(span, language) or content_words(span, language)  # the span's values, else its words
+        if language == "zh":  # "广州" names 广州市: a place without the word for its level
+            named = [_LEVEL_ZH.sub("", w) for w in named]
         about_span = (any if language == "en" else all)(holds(question, w, language) for w in named)  # zh names are loose
+        if language == "zh" and about_span:  # "是往返的票价吗？": the need's thing said otherwise, not a guess
+            guess = _guessing_zh(question, guess, fused_query, span)
         if guess and about_span:
             return UNKNOWN
         if language == "en" and before_relative(question) != question:

