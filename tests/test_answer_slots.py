@@ -321,3 +321,19 @@ def test_a_question_for_the_rank_gets_the_rank_with_its_superlative():
 def test_a_chinese_word_before_the_needs_word_says_no_other_one_of_it(pair, question):
     text, _ = answered(pair, question, "zh", model_says='{"answer": "unknown"}')
     assert not text.startswith("不是")  # "安排冬至", "新护照" are no rivals of 2025年冬至, 普通护照
+
+
+OCEANIA = ("What is the highest mountain in Oceania, and how tall is it?", "What is the highest mountain, and how tall is it?")
+
+
+@pytest.mark.parametrize("question", ["Which region or continent are you asking about?",
+                                      "Are you thinking of Africa or South America?"])
+def test_a_continent_of_geonames_is_a_place(question):
+    assert answered(OCEANIA, question) == ("Oceania", "typed")
+
+
+def test_a_common_word_after_a_value_the_intent_holds_is_no_guess():
+    pair = ("Which country won the most gold medals at the 1936 Summer Olympics?",
+            "Which country won the most gold medals at the Summer Olympics?")
+    assert answered(pair, "Do you mean the 1936 Games?") == ("Yes, 1936", "confirmation")
+    assert answered(pair, "Do you mean the 1948 Games?") == ("No, 1936", "confirmation")

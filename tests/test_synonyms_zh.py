@@ -68,3 +68,22 @@ def test_a_chinese_confirmation_names_its_part_of_the_need(pair, question, expec
 
 def test_a_question_about_the_user_beside_the_needs_place_is_unknown():
     assert answered(PENSION, "您是广州户籍吗？非户籍人员的政策有区别。", "zh")[0] == UNKNOWN
+
+
+LOTTERY = ("2024年深圳市小汽车增量指标个人摇号的中签率是多少？", "小汽车增量指标摇号的中签率是多少？")
+FINAL = ("2024年CBA总决赛辽宁对新疆一共打了几场？", "CBA总决赛一共打了几场？")
+IPHONE = ("苹果iPhone 15 Pro Max 256GB版本在中国大陆的首发售价是多少？", "苹果iPhone 15 Pro Max的首发售价是多少？")
+BRIDGE = ("南京长江大桥公路桥全长多少米？", "南京长江大桥全长多少米？")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (LOTTERY, "你说的是广州的车牌摇号吗？", "不是，深圳市"),  # a city against a city, not the word 车牌 stands beside
+    (FINAL, "是广东对辽宁那次吗？", "不是，新疆"),  # a province against the one the question does not name
+    (IPHONE, "是美国的首发价吗？", "不是，中国大陆"),  # the place and the word for its extent, not its block
+])
+def test_a_guessed_place_of_the_needs_level_stands_against_the_needs_place(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+def test_a_word_jieba_tags_as_a_place_is_no_guessed_place():
+    assert answered(BRIDGE, "您问的是铁路桥的长度吗？", "zh") == ("不是，公路桥", "confirmation")  # 长度 is tagged ns

@@ -8,7 +8,7 @@ import re
 
 from cts_dataset.protocol import answer_choices_zh, word_forms
 from cts_dataset.protocol.answer_choices import EDGE, WORD, choices, is_capitalised, missing_spans
-from cts_dataset.protocol.span_types import TYPED, span_type
+from cts_dataset.protocol.span_types import TYPED, is_common_word, span_type
 from cts_dataset.protocol.views import UNKNOWN
 from cts_dataset.text import CJK, tokenize
 
@@ -167,23 +167,37 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
     words the intent lacks ("released") only rephrase. Chinese: a content word, not a verb or an adverb."""
     acts = {w for w, tag in answer_choices_zh.tagged_words(question) if tag in _ACTS_ZH} if language == "zh" else set()
     return [v for v in values_of(question, language, first=False) if not (language == "zh" and v in _NEUTRAL_ZH | acts)
-            and not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))]
+            and not all(holds(fused_query, t, language) for t in (tokenize(v) or [v]))
+            and not (language == "en" and _heads_a_held_value(question, v, fused_query))]
+
+
+def _heads_a_held_value(question: str, word: str, fused_query: str) -> bool:
+    """A capitalised common word right after a value the intent holds: the thing that value qualifies
+    ("Games" in "Do you mean the 1936 Games?"), no guess of its own."""
+    before = re.search(rf"([\w'’-]+)\s+{re.escape(word)}\b", question)
+    return bool(before) and is_common_word(word) and bool(values_of(before.group(1), "en")) \
+        and holds(fused_query, before.group(1), "en")
 
 
 def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str) -> list[str]:
     """The Chinese guesses that say something of their own: a name, a place, an organisation, a time or a
-    number as the question is tagged ("四川" in "是四川的成都吗？"), or a common noun that is neither the
-    thing the span qualifies ("活动" in "是2024年的惊喜夜活动对吧？", after the span and 的) nor one whose
-    leading characters (all but its head, the last) the need's other words hold ("票价" in "是往返的票价吗？"
-    says the need's 票 otherwise; "码头" in "您是从厦门邮轮中心码头出发吗？" and "高度" of a need for a 长度 do
-    not)."""
+    number as the question is tagged ("四川" in "是四川的成都吗？"), or a common noun that is neither
+    - the thing the span qualifies ("活动" in "是2024年的惊喜夜活动对吧？", after the span and 的), unless it
+      ends as a word of the need's does ("高度" of a need for a 长度);
+    - nor one whose leading characters (all but its head, the last) the need's other words hold ("票价" in
+      "是往返的票价吗？" says the need's 票 otherwise; "码头" in "您是从厦门邮轮中心码头出发吗？" does not)."""
     tags = dict(answer_choices_zh.tagged_words(question))
     rest = {c for c in fused_query.replace(span, "") if not answer_choices_zh.is_function_char(c)}
     said = next((f for f in (span, _LEVEL_ZH.sub("", span)) if f + "的" in question), span)  # 广州 for 广州市
     qualified = question.find(said + "的")
     heads = question[qualified + len(said) + 1:] if qualified >= 0 else ""
+    need = [w for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2]
+
+    def rivals(g: str) -> bool:  # "高度" where the need has 长度: another of the need's measures
+        return any(w[-1] == g[-1] and w != g for w in need)
+
     return [g for g in guesses if re.search(r"\d", g) or tags.get(g, "n")[:2] in _NAMING_TAGS_ZH
-            or not (g in heads or set(g[:-1]) & rest)]
+            or not ((g in heads and not rivals(g)) or set(g[:-1]) & rest)]
 
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:

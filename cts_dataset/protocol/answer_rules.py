@@ -76,7 +76,7 @@ from cts_dataset.protocol.question_forms import (
     ranks_in,
     yardstick_in,
 )
-from cts_dataset.protocol.span_types import TYPED, span_kinds, span_type
+from cts_dataset.protocol.span_types import TYPED, is_zh_place, span_kinds, span_type, zh_place_level
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -112,6 +112,7 @@ _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么�
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
+_PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
@@ -393,7 +394,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(guesses, missing) if guesses else None
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
-        rival = synonyms_zh.stood_against(question, intent, missing)
+        rival = _rival_place_zh(question, guesses, missing) or synonyms_zh.stood_against(question, intent, missing)
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
@@ -456,6 +457,23 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
         if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
                 and not _same_number(guess, times[0]):  # a year: not "4月"
             return _with_what_is_asked(times[0], missing, guess)
+    return None
+
+
+def _rival_place_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
+    """The place the need left out that a guessed place of its level stands against ("你说的是广州的车牌摇号吗？"
+    for 深圳市, "是广东对辽宁那次吗？" for 新疆), as the longest span the query left out that is the place and a
+    word for its level or extent (中国大陆, 深圳市; not 2024年深圳市, 辽宁对新疆 or 美国留学). Only gazetteer places (jieba tags 长度 a
+    place); not a place the question names too ("是四川的成都吗？" asks about 成都), nor one that shares its first
+    two characters with the guess (广州站 and 广州南 may be one station)."""
+    guessed = [g for g in guesses if is_zh_place(g)]
+    for span in sorted(missing, key=len):
+        for word, _, _ in answer_choices_zh.words(span) if guessed else ():
+            if word in question or not is_zh_place(word):
+                continue
+            if any(g[:2] != word[:2] and zh_place_level(g) == zh_place_level(word) for g in guessed):
+                said = [m for m in missing if m.startswith(word) and _PLACE_SUFFIX_ZH.fullmatch(m[len(word):])]
+                return max(said, key=len)
     return None
 
 

