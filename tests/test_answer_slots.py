@@ -337,3 +337,7 @@ def test_a_common_word_after_a_value_the_intent_holds_is_no_guess():
             "Which country won the most gold medals at the Summer Olympics?")
     assert answered(pair, "Do you mean the 1936 Games?") == ("Yes, 1936", "confirmation")
     assert answered(pair, "Do you mean the 1948 Games?") == ("No, 1936", "confirmation")
+    # "Winter" stands against the intent's Summer: a guess, whatever the model picks
+    assert answered(pair, "Do you mean the 1936 Winter Olympics?", model_says='{"answer": "1936"}')[0] != "Yes, 1936"
+    war = ("Who commanded the Union army in the American Civil War?", "Who commanded the Union army?")
+    assert answered(war, "Do you mean the American Revolution?", model_says='{"answer": "unknown"}')[0] != "Yes, American Civil War"

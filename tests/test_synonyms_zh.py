@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cts_dataset.protocol.answer_rules import _rival_place_zh
 from cts_dataset.protocol.synonyms_zh import kin, said_as_the_need_says, stood_against, synonyms
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
@@ -87,3 +88,11 @@ def test_a_guessed_place_of_the_needs_level_stands_against_the_needs_place(pair,
 
 def test_a_word_jieba_tags_as_a_place_is_no_guessed_place():
     assert answered(BRIDGE, "您问的是铁路桥的长度吗？", "zh") == ("不是，公路桥", "confirmation")  # 长度 is tagged ns
+
+
+def test_a_guessed_place_that_may_stand_against_the_querys_own_place_is_not_denied():
+    flight = ("从上海到东京的直飞航班飞行时间大约多久？", "到东京的直飞航班飞行时间大约多久？")
+    assert answered(flight, "是从北京出发吗？", "zh") == ("不是，上海", "confirmation")
+    # 大阪 may stand against the query's 东京: the place rule leaves it (the older same-kind rule says "no" to it)
+    assert _rival_place_zh("是飞大阪吗？", ["大阪"], flight[1], ["上海"]) is None
+    assert _rival_place_zh("是从北京出发吗？", ["北京"], "直飞航班飞行时间大约多久？", ["上海"]) == "上海"

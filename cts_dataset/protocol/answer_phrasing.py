@@ -172,11 +172,12 @@ def guessed(question: str, fused_query: str, language: str) -> list[str]:
 
 
 def _heads_a_held_value(question: str, word: str, fused_query: str) -> bool:
-    """A capitalised common word right after a value the intent holds: the thing that value qualifies
-    ("Games" in "Do you mean the 1936 Games?"), no guess of its own."""
-    before = re.search(rf"([\w'’-]+)\s+{re.escape(word)}\b", question)
-    return bool(before) and is_common_word(word) and bool(values_of(before.group(1), "en")) \
-        and holds(fused_query, before.group(1), "en")
+    """A capitalised common word right after a number the intent holds, and last of its capitalised run:
+    the thing that number qualifies ("Games" in "Do you mean the 1936 Games?"), no guess of its own. Not
+    "Winter" in "the 1936 Winter Olympics?", which stands against the intent's Summer, nor a word after a
+    name ("Revolution" in "the American Revolution?" stands against the intent's American Civil War)."""
+    before = re.search(rf"\b(\d[\w'’-]*)\s+{re.escape(word)}\b(?!\s+[A-Z0-9])", question)
+    return bool(before) and is_common_word(word) and holds(fused_query, before.group(1), "en")
 
 
 def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str) -> list[str]:

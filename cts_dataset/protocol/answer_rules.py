@@ -394,7 +394,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(guesses, missing) if guesses else None
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
-        rival = _rival_place_zh(question, guesses, missing) or synonyms_zh.stood_against(question, intent, missing)
+        rival = _rival_place_zh(question, guesses, query, missing) or synonyms_zh.stood_against(question, intent, missing)
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
@@ -460,18 +460,20 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
     return None
 
 
-def _rival_place_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
+def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list[str]) -> str | None:
     """The place the need left out that a guessed place of its level stands against ("你说的是广州的车牌摇号吗？"
     for 深圳市, "是广东对辽宁那次吗？" for 新疆), as the longest span the query left out that is the place and a
     word for its level or extent (中国大陆, 深圳市; not 2024年深圳市, 辽宁对新疆 or 美国留学). Only gazetteer places (jieba tags 长度 a
     place); not a place the question names too ("是四川的成都吗？" asks about 成都), nor one that shares its first
-    two characters with the guess (广州站 and 广州南 may be one station)."""
+    two characters with the guess (广州站 and 广州南 may be one station). Nor where the query holds a place of
+    that level the question does not name: "是飞大阪吗？" may stand against 东京 of "上海到东京的航班"."""
     guessed = [g for g in guesses if is_zh_place(g)]
+    held = {zh_place_level(w) for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w not in question}
     for span in sorted(missing, key=len):
         for word, _, _ in answer_choices_zh.words(span) if guessed else ():
             if word in question or not is_zh_place(word):
                 continue
-            if any(g[:2] != word[:2] and zh_place_level(g) == zh_place_level(word) for g in guessed):
+            if any(g[:2] != word[:2] and zh_place_level(g) == zh_place_level(word) not in held for g in guessed):
                 said = [m for m in missing if m.startswith(word) and _PLACE_SUFFIX_ZH.fullmatch(m[len(word):])]
                 return max(said, key=len)
     return None
