@@ -341,3 +341,28 @@ def test_a_common_word_after_a_value_the_intent_holds_is_no_guess():
     assert answered(pair, "Do you mean the 1936 Winter Olympics?", model_says='{"answer": "1936"}')[0] != "Yes, 1936"
     war = ("Who commanded the Union army in the American Civil War?", "Who commanded the Union army?")
     assert answered(war, "Do you mean the American Revolution?", model_says='{"answer": "unknown"}')[0] != "Yes, American Civil War"
+
+
+CYCLIST = ("Who is the greatest road cyclist ever and what did he win?", "Who is the greatest ever and what did he win?")
+LAW = ("What is a law in science?", "What is a law?")
+RIVER = ("Which river is the largest in the world by discharge volume, and how long is it?",
+         "Which river is the largest in the world, and how long is it?")
+TEQUILA = ("What plant is tequila made from, and in which Mexican state is it produced?",
+           "What plant is the spirit made from, and in which state is it produced?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (CYCLIST, "Are you asking about the greatest footballer of all time?", "road cyclist"),
+    (LAW, "Do you mean a law passed by a parliament?", "science"),  # the intent neither says nor denies it
+])
+def test_a_description_of_what_is_meant_is_answered_with_what_the_query_left_out(pair, question, expected):
+    assert answered(pair, question, model_says='{"answer": "unknown"}') == (expected, "meant")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (RIVER, "Are you thinking of the Amazon?"),  # a name: it guesses the answer
+    (TEQUILA, "Is that blue agave you're thinking of?"),  # "that" is the answer
+    (RIVER, "Would you like the length in miles?"),  # a preference, not what is meant
+])
+def test_a_guess_of_the_answer_or_a_preference_is_not_what_is_meant(pair, question):
+    assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "meant"

@@ -16,6 +16,9 @@ from the pair, so those cases need no model, and answer the same on every engine
 - ``answer_guess``: a yes/no question naming a thing of the kind the query searches for ("Do you mean
   Munich?" for the second-largest city in Bavaria) guesses the answer, which the user does not know
   (:mod:`.answer_guesses`);
+- ``meant``: a question for what the user means that describes it in words the intent lacks ("Are you
+  asking about the greatest footballer?" of a need for the greatest road cyclist), answered by the one span
+  of no kind the query left out, neither yes nor no;
 - ``typed``: a question for a time, a place or a number, answered by the span of that kind the query left
   out, else ``unknown`` when the intent states none (an intent that names no place); a question for one
   level of place ("Which country?") is not answered by a place known to be of another ("Kraków");
@@ -105,6 +108,7 @@ _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "
                       "greatest", "biggest", "largest", "most", "common", "typical", "popular"])
 _ASKS_WHAT_IS_MEANT = re.compile(r"\b(?:mean|meant|have in mind|referring|thinking of|interested in|focus(?:ing)? on|"
                                  r"looking for|talking about|asking about)\b", re.IGNORECASE)
+_POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
@@ -204,7 +208,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(UNKNOWN, "either_or")  # "Largest by wingspan or by body weight?": the intent says neither
         return typed
     if is_yes_no(question, language):
-        return _confirmation(question, intent, query, missing, spans, language)
+        decision = _confirmation(question, intent, query, missing, spans, language)
+        if language == "en" and (decision is None or decision == Decision(UNKNOWN, "confirmation")):
+            return _what_is_meant(question, intent, query, missing) or decision
+        return decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
@@ -447,6 +454,24 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if not _names_any(question, intent, language):
             return Decision(UNKNOWN, "confirmation")
     return None
+
+
+def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
+    """"Are you asking about the greatest footballer of all time?" of a need for the greatest road cyclist:
+    a question for what the user means that describes it in words the intent lacks. The user says what
+    they mean, the span the query left out, neither yes nor no: the intent neither says nor denies the
+    description. Only a span of no kind (a kind, a field, a description: "road cyclist", "in science"),
+    and only where the query left out one such span; not a question that names a value (a name, a time, a
+    number: the other rules') or points at the answer with "that" or "it"."""
+    if not query or not _ASKS_WHAT_IS_MEANT.search(question):
+        return None
+    untyped = [s for s in missing if span_type(s, "en") is None]
+    if len(untyped) != 1 or any(span_type(s, "en") is None and s != untyped[0] for s in missing):
+        return None
+    described = [w for w in content_words(before_relative(question), "en") if not holds(intent, w, "en")]
+    if not described or guessed(before_relative(question), intent, "en") or _POINTS_AT_THE_ANSWER.match(question):
+        return None  # "Are you thinking of the Amazon?", "Is that blue agave you're thinking of?" guess the answer
+    return Decision(untyped[0], "meant", reply="")
 
 
 def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
