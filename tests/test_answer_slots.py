@@ -366,3 +366,25 @@ def test_a_description_of_what_is_meant_is_answered_with_what_the_query_left_out
 ])
 def test_a_guess_of_the_answer_or_a_preference_is_not_what_is_meant(pair, question):
     assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "meant"
+
+
+def test_a_phrase_naming_what_a_choice_is_about_is_no_alternative():
+    from cts_dataset.protocol.answer_phrasing import alternatives
+    assert alternatives("By background, do you mean his family origins or his military career?", "en") == [
+        "do you mean his family origins", "his military career?"]
+    assert alternatives("For the capital, or for the whole country?", "en") == ["For the capital", "for the whole country?"]
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which Roman emperor ruled from 284 to 305, and what was his background?", "Which Roman emperor ruled, and what was his background?"),
+     "By background, do you mean his family origins or his military career?"),
+    (("Which planet in the Solar System has the shortest day, and how long is it?", "Which planet has the shortest day, and how long is it?"),
+     "Do you mean the sidereal day or the solar day?"),  # "Solar System" is no solar day
+])
+def test_a_choice_the_intent_takes_no_side_of_is_unknown(pair, question):
+    assert answered(pair, question, model_says='{"answer": "unknown"}')[0] == UNKNOWN
+
+
+def test_a_qualifier_the_intent_has_before_the_shared_head_takes_a_side():
+    pair = ("Which planet has the longest solar day, and how long is it?", "Which planet has the longest day, and how long is it?")
+    assert answered(pair, "Do you mean the sidereal day or the solar day?") == ("solar", "either_or")

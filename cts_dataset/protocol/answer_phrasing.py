@@ -126,6 +126,13 @@ def is_either_or(question: str, language: str) -> bool:
                           question, re.IGNORECASE))
 
 
+# A leading phrase that names what the choice is about, before the question proper ("By background, do you
+# mean ...", "When you say the Renaissance, do you mean ..."); not a first alternative ("For the capital, or
+# for the whole country?"), which no verb follows.
+_FRAME_EN = re.compile(r"^\s*(?:by|when you say|in terms of|regarding|as for|as to|about|for)\b[^,;:?]*,\s*"
+                       r"(?=(?:do|does|did|are|is|was|would|should|could|can|will|which|what)\b)", re.IGNORECASE)
+
+
 def alternatives(question: str, language: str) -> list[str]:
     """The alternatives an either-or question offers, as written: "What kind of poem: epic, lyric, or
     ballad?" -> "epic", "lyric", "ballad" (a colon parts the choice from the words that only ask, on either
@@ -142,6 +149,7 @@ def alternatives(question: str, language: str) -> list[str]:
         if ":" in question:
             lead, rest = question.split(":", 1)
             asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b", rest) else rest
+        asked = _FRAME_EN.sub("", asked)  # "By background, do you mean his family origins or ...?"
         parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
     return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
 

@@ -337,8 +337,21 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
     sides = [content_words(p, language) for p in alternatives(question, language)]
-    hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))]
+    hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
+            and (language != "en" or _in_its_sense(w, sides, intent))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
+    """An alternative's own word that qualifies the head all alternatives share ("solar" of "the sidereal
+    day or the solar day?") means what it says only where the intent has it before that head too: "Solar
+    System" is no solar day."""
+    side = next(side for side in sides if word in side)
+    after = side[side.index(word) + 1:side.index(word) + 2]
+    if not after or not all(after[0] in other for other in sides if other is not side):
+        return True
+    words = tokenize(intent)
+    return any(a == word and b == after[0] for a, b in itertools.pairwise(words))
 
 
 def _own_words_by_side(sides: list[list[str]]) -> list[list[str]]:
