@@ -388,3 +388,33 @@ def test_a_choice_the_intent_takes_no_side_of_is_unknown(pair, question):
 def test_a_qualifier_the_intent_has_before_the_shared_head_takes_a_side():
     pair = ("Which planet has the longest solar day, and how long is it?", "Which planet has the longest day, and how long is it?")
     assert answered(pair, "Do you mean the sidereal day or the solar day?") == ("solar", "either_or")
+
+
+BALLET = ("Which ballet premiered in 1913, and who composed it?", "Which ballet premiered, and who composed it?")
+GRASSES = ("Which grasses grow the largest?", "Which plants grow the largest?")
+NOVELS = ("Which novels are counted among the most important works in the Spanish language?",
+          "Which novels are counted among the most important works?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (BALLET, "Which ballet did you mean?", "1913"),  # the user says which by what their query left out
+    (GRASSES, "Which plant species or genus do you mean?", "grasses"),  # a choice of kinds the intent lacks
+    (NOVELS, "Which genre of novels are you interested in?", "Spanish language"),
+])
+def test_a_question_for_which_thing_is_meant_is_answered_with_what_the_query_left_out(pair, question, expected):
+    assert answered(pair, question) == (expected, "meant")
+
+
+def test_a_time_says_which_only_of_the_thing_the_query_searches_for():
+    nobel = ("Who shared the 1903 Nobel Prize in Physics, and for what?", "Who shared the Nobel Prize in Physics, and for what?")
+    assert answered(nobel, "What kind of physics do you mean?", model_says='{"answer": "unknown"}') == (UNKNOWN, "")
+
+
+def test_a_question_for_which_place_or_values_the_intent_does_not_name_is_not_answered_as_meant():
+    capital = ("Which city was the official capital of Poland until 1596, and how many people live there today?",
+               "Which city was the official capital of Poland, and how many people live there today?")
+    assert answered(capital, "Which place or region do you mean?", model_says='{"answer": "Poland"}') == ("Poland", "")
+    award = ("Which footballer and boxer were honoured as the greatest of the century in 1999?",
+             "Who were honoured as the greatest of the century?")
+    assert answered(award, "Which organisation's award do you mean — FIFA's, or a magazine poll?",
+                    model_says='{"answer": "unknown"}')[1] != "meant"

@@ -108,6 +108,11 @@ _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "
                       "greatest", "biggest", "largest", "most", "common", "typical", "popular"])
 _ASKS_WHAT_IS_MEANT = re.compile(r"\b(?:mean|meant|have in mind|referring|thinking of|interested in|focus(?:ing)? on|"
                                  r"looking for|talking about|asking about)\b", re.IGNORECASE)
+# "Which ballet did you mean?", "Which writer are you referring to?", "Which type of novels do you have in
+# mind?": a wh-question for which thing the user means.
+_WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|are you referring to|do you have in mind|"
+                             r"are you thinking of|were you thinking of|are you asking about|"
+                             r"are you (?:specifically |particularly |most )?interested in)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
@@ -116,6 +121,7 @@ _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么�
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
+_NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
@@ -195,7 +201,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             # ("哪一年，还是哪个时期？" does)
             return Decision(UNKNOWN, "either_or")
         if language != "en" or WH_EN.search(question):
-            return typed
+            # "Which plant species or genus do you mean?" offers kinds; "Which award do you mean — FIFA's, or a
+            # magazine poll?" offers values the intent does not name: the intent takes no side
+            named = any(guessed(p, intent, language) for p in offered)
+            return typed or (None if named else _which_is_meant(question, query, missing))
         held = _held_alternative(question, intent, query) if query else None
         if held and (typed is None or typed.span == UNKNOWN):
             return Decision(held, "either_or")
@@ -225,7 +234,23 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
-    return _typed(question, missing, spans, language, intent)
+    return _typed(question, missing, spans, language, intent) or _which_is_meant(question, query, missing)
+
+
+def _which_is_meant(question: str, query: str, missing: list[str]) -> Decision | None:
+    """"Which ballet did you mean?" of a need for the ballet that premiered in 1913: where no rule of kinds
+    settles it, the user says which with what their query left out. Not a question for a time, a number or
+    a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
+    query may hold. A time or a number answers only a question about the thing the query searches for."""
+    if not (query and missing and _WHICH_IS_MEANT.match(question)) or classify(question) in TYPED:
+        return None
+    # A time or a number says which of the things the query searches for ("Which ballet premiered" in
+    # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
+    phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
+    searched = set(tokenize(phrase.group(1))) if phrase else set()
+    if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")):
+        return None
+    return Decision(missing[0], "meant")
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
@@ -441,7 +466,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
     if guesses and not new:
-        kinds = {kind_of(g, language) for g in guesses} - {None}
+        kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
         if same and language == "en" and any(agrees(question, g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
@@ -496,6 +521,12 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
                 and not _same_number(guess, times[0]):  # a year: not "4月"
             return _with_what_is_asked(times[0], missing, guess)
     return None
+
+
+def _a_value_zh(guess: str) -> bool:
+    """A Chinese guess that is a value of its kind: a time or a number, or a place of the gazetteer, named
+    with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇 in "需要区分城镇和乡村人口吗？")."""
+    return span_type(guess, "zh") != "region" or is_zh_place(guess) or bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess))
 
 
 def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list[str]) -> str | None:
