@@ -418,3 +418,8 @@ def test_a_question_for_which_place_or_values_the_intent_does_not_name_is_not_an
              "Who were honoured as the greatest of the century?")
     assert answered(award, "Which organisation's award do you mean — FIFA's, or a magazine poll?",
                     model_says='{"answer": "unknown"}')[1] != "meant"
+
+
+def test_the_querys_own_question_in_three_of_five_of_its_words_is_unknown():
+    acids = ("What acids do vinegar and citrus fruits contain?", "What acids do everyday foods contain?")
+    assert answered(acids, "What types of acids are commonly found in everyday foods?") == (UNKNOWN, "own_question")

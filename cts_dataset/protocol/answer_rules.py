@@ -139,7 +139,7 @@ STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so man
 MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
-OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
+OWN_QUESTION_SHARE = 3 / 5  # of the question's content words found in the query
 
 
 @dataclass(frozen=True)
