@@ -96,3 +96,23 @@ def test_a_guessed_place_that_may_stand_against_the_querys_own_place_is_not_deni
     # 大阪 may stand against the query's 东京: the place rule leaves it (the older same-kind rule says "no" to it)
     assert _rival_place_zh("是飞大阪吗？", ["大阪"], flight[1], ["上海"]) is None
     assert _rival_place_zh("是从北京出发吗？", ["北京"], "直飞航班飞行时间大约多久？", ["上海"]) == "上海"
+
+
+TAXI = ("2024年成都市区出租车的起步价是多少元？", "出租车的起步价是多少元？")
+VISA = ("2024年中国公民前往泰国旅游免签最长可以停留多少天？", "前往泰国旅游免签最长可以停留多少天？")
+KAIFENG = ("北宋时期作为首都的开封当时叫什么名字？", "作为首都的开封当时叫什么名字？")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (TAXI, "你要查的是哪一年的标准？价格调整过好几次。", "2024年"),  # the asking sentence, not its reason, says the kind
+    (VISA, "请问您持哪国护照？", "中国"),  # 哪国 asks a country
+    (KAIFENG, "您问的是哪个朝代的开封？", "北宋时期"),  # a dynasty is a time
+    (("2023年全国普通高校毕业生人数是多少万人？", "普通高校毕业生人数是多少万人？"), "请问是哪一届毕业生？", "2023年"),
+])
+def test_a_chinese_question_for_a_kind_is_answered_with_the_span_of_that_kind(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "typed")
+
+
+def test_words_of_searching_are_no_guess_and_a_word_about_now_asks_no_time():
+    assert answered(VISA, "你查的是2024年的规定吗？", "zh") == ("是的，2024年", "confirmation")
+    assert answered(KAIFENG, "需要顺便介绍一下现在开封有哪些景点吗？", "zh") == (UNKNOWN, "plans")

@@ -135,6 +135,7 @@ _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
                        r"|以后|之后|[上下]个|最近|近[一二两三四五六七八九十几]")
 EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
+ASKS_IN_WORDS_ZH = 3  # a Chinese cue's weight that asks for its kind (哪一年, 哪国), not a word about it (现在, 时间)
 STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era")
 MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
@@ -657,7 +658,7 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
 def _asked_zh(question: str) -> set[str | None]:
     """The kinds of value a Chinese question asks for: its class, and a time or a number by its wh-word
     ("您打算几月去？" classifies as a preference and asks for a month)."""
-    kinds: set[str | None] = {classify(question)}
+    kinds: set[str | None] = {k for k, weight in scores(question).items() if weight >= ASKS_IN_WORDS_ZH}  # not 现在
     if _WHEN_ZH.search(question):
         kinds.add("time")
     if _HOW_MANY_ZH.search(question):
@@ -681,10 +682,11 @@ def _names_any(question: str, intent: str, language: str) -> bool:
 
 
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str) -> Decision | None:
-    asked = classify(question)
+    asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
+    asked = classify(asking)
     if asked not in TYPED:
         return None
-    kinds = {k for k, weight in scores(question).items() if k in TYPED and weight >= STRONG_CUE}
+    kinds = {k for k, weight in scores(asking).items() if k in TYPED and weight >= STRONG_CUE}
     if len(kinds) > 1:  # "Which region and era?": the block that holds a place and a time
         both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]
         if both:  # of the level asked, if one is ("Which country and year?")
@@ -715,6 +717,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if typed:  # one the query holds too: the model chooses
         return None
     return Decision(UNKNOWN, "typed")
+
+
+def _asking_part(question: str) -> str:
+    """The sentences of a question that ask (end in a question mark), without those that give a reason
+    ("价格调整过好几次。", "Rome burned more than once."); the whole question when none does."""
+    asking = "".join(re.findall(r"[^。！!？?.]*[？?]", question))
+    return asking.strip() or question
 
 
 def _dated(span: str, intent: str) -> bool:
