@@ -423,3 +423,8 @@ def test_a_question_for_which_place_or_values_the_intent_does_not_name_is_not_an
 def test_the_querys_own_question_in_three_of_five_of_its_words_is_unknown():
     acids = ("What acids do vinegar and citrus fruits contain?", "What acids do everyday foods contain?")
     assert answered(acids, "What types of acids are commonly found in everyday foods?") == (UNKNOWN, "own_question")
+
+
+def test_what_is_meant_does_not_override_a_rules_unknown():
+    suit = ("In law, what is a suit, and who brings it?", "What is a suit, and who brings it?")
+    assert answered(suit, "You mean a lawsuit, in the legal sense?") == (UNKNOWN, "confirmation")

@@ -219,8 +219,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return typed
     if is_yes_no(question, language):
         decision = _confirmation(question, intent, query, missing, spans, language)
-        if language == "en" and (decision is None or decision == Decision(UNKNOWN, "confirmation")):
-            return _what_is_meant(question, intent, query, missing) or decision
+        if language == "en" and decision is None:  # not over a rule's unknown: a guess of another kind
+            return _what_is_meant(question, intent, query, missing)
         return decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
