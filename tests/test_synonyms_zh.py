@@ -116,3 +116,8 @@ def test_a_chinese_question_for_a_kind_is_answered_with_the_span_of_that_kind(pa
 def test_words_of_searching_are_no_guess_and_a_word_about_now_asks_no_time():
     assert answered(VISA, "你查的是2024年的规定吗？", "zh") == ("是的，2024年", "confirmation")
     assert answered(KAIFENG, "需要顺便介绍一下现在开封有哪些景点吗？", "zh") == (UNKNOWN, "plans")
+
+
+def test_a_guessed_era_stands_against_the_needs_era():
+    assert answered(KAIFENG, "是战国时期魏国定都的时候吗？", "zh") == ("不是，北宋时期", "confirmation")
+    assert answered(KAIFENG, "是北宋时期吗？", "zh") == ("是的，北宋时期", "confirmation")

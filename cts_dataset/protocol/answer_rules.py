@@ -79,7 +79,7 @@ from cts_dataset.protocol.question_forms import (
     ranks_in,
     yardstick_in,
 )
-from cts_dataset.protocol.span_types import TYPED, is_zh_place, span_kinds, span_type, zh_place_level
+from cts_dataset.protocol.span_types import ERA_ZH, TYPED, is_zh_place, span_kinds, span_type, zh_place_level
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -514,13 +514,17 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
 
 
 def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
-    """The time the need left out that a guessed time stands against ("2024届" for 2023年). Not a number:
+    """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期).
+    Not a number:
     "B1" or "36强" name things as often as they count them."""
     times = [s for s in missing if span_type(s, "zh") == "time"]
     for guess in guesses:
         if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
                 and not _same_number(guess, times[0]):  # a year: not "4月"
             return _with_what_is_asked(times[0], missing, guess)
+        eras = [s for s in times if ERA_ZH.search(s)]
+        if eras and ERA_ZH.search(guess) and not any(guess in s or s in guess for s in eras):
+            return eras[0]  # "是战国时期魏国定都的时候吗？" for 北宋时期: another era
     return None
 
 

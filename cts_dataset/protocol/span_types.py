@@ -47,9 +47,11 @@ _UNIONS = frozenset(tokenize("union"))
 _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontinental )?(?:country|continent|city|"
                                 r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
                                 r"desert|peninsula|territory|metropolis|municipality)\b", re.IGNORECASE)
+# Chinese dynasties and eras (北宋, 清代, 战国时期; not 春秋航空)
+ERA_ZH = re.compile(r"[北南]宋|[东西]汉|[东西]晋|[东西]周|民国|[秦隋唐宋元明清][代朝]"
+                    r"|(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])")
 _TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
-                      r"|[北南]宋|[东西]汉|[东西]晋|[东西]周|民国|[秦隋唐宋元明清]代"
-                      r"|(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])"  # not 春秋航空
+                      rf"|{ERA_ZH.pattern}"
                       r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班")
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
