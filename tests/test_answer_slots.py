@@ -400,6 +400,8 @@ NOVELS = ("Which novels are counted among the most important works in the Spanis
     (BALLET, "Which ballet did you mean?", "1913"),  # the user says which by what their query left out
     (GRASSES, "Which plant species or genus do you mean?", "grasses"),  # a choice of kinds the intent lacks
     (NOVELS, "Which genre of novels are you interested in?", "Spanish language"),
+    (("Which European empires came to an end in 1918?", "Which European empires came to an end?"),
+     "Which European empires did you mean to ask about?", "1918"),  # a place word that asks no place
 ])
 def test_a_question_for_which_thing_is_meant_is_answered_with_what_the_query_left_out(pair, question, expected):
     assert answered(pair, question) == (expected, "meant")

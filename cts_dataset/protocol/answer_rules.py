@@ -243,8 +243,10 @@ def _which_is_meant(question: str, query: str, missing: list[str]) -> Decision |
     settles it, the user says which with what their query left out. Not a question for a time, a number or
     a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
     query may hold. A time or a number answers only a question about the thing the query searches for."""
-    if not (query and missing and _WHICH_IS_MEANT.match(question)) or classify(question) in TYPED:
+    if not (query and missing and _WHICH_IS_MEANT.match(question)):
         return None
+    if any(scores(question).get(kind, 0) > STRONG_CUE for kind in TYPED):
+        return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
     # A time or a number says which of the things the query searches for ("Which ballet premiered" in
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
