@@ -140,7 +140,7 @@ STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so man
 MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
-OWN_QUESTION_SHARE = 3 / 5  # of the question's content words found in the query
+OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             # "Which plant species or genus do you mean?" offers kinds; "Which award do you mean — FIFA's, or a
             # magazine poll?" offers values the intent does not name: the intent takes no side
             named = any(guessed(p, intent, language) for p in offered)
-            return typed or (None if named else _which_is_meant(question, query, missing))
+            return typed or (None if named else _which_is_meant(question, intent, query, missing))
         held = _held_alternative(question, intent, query) if query else None
         if held and (typed is None or typed.span == UNKNOWN):
             return Decision(held, "either_or")
@@ -235,10 +235,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
-    return _typed(question, missing, spans, language, intent) or _which_is_meant(question, query, missing)
+    return _typed(question, missing, spans, language, intent) or _which_is_meant(question, intent, query, missing)
 
 
-def _which_is_meant(question: str, query: str, missing: list[str]) -> Decision | None:
+def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
     """"Which ballet did you mean?" of a need for the ballet that premiered in 1913: where no rule of kinds
     settles it, the user says which with what their query left out. Not a question for a time, a number or
     a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
@@ -253,7 +253,10 @@ def _which_is_meant(question: str, query: str, missing: list[str]) -> Decision |
     searched = set(tokenize(phrase.group(1))) if phrase else set()
     if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")):
         return None
-    return Decision(missing[0], "meant")
+    # "Fyodor Dostoevsky" of "Which novels did Fyodor Dostoevsky write", where the query said another verb too
+    name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", missing[0])
+    verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(missing[0])}\b", intent)
+    return Decision(name.group(1) if verb and name.group(1) in missing else missing[0], "meant")
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
