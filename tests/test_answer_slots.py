@@ -362,10 +362,12 @@ def test_a_description_of_what_is_meant_is_answered_with_what_the_query_left_out
 @pytest.mark.parametrize(("pair", "question"), [
     (RIVER, "Are you thinking of the Amazon?"),  # a name: it guesses the answer
     (TEQUILA, "Is that blue agave you're thinking of?"),  # "that" is the answer
-    (RIVER, "Would you like the length in miles?"),  # a preference, not what is meant
+    (CYCLIST, "Are you asking about his wins in the Tour de France too?"),  # an offer of more
 ])
-def test_a_guess_of_the_answer_or_a_preference_is_not_what_is_meant(pair, question):
-    assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "meant"
+def test_a_guess_of_the_answer_or_an_offer_of_more_is_not_what_is_meant(pair, question):
+    from cts_dataset.protocol.answer_choices import missing_spans
+    from cts_dataset.protocol.answer_rules import _what_is_meant
+    assert _what_is_meant(question, pair[0], pair[1], missing_spans(pair[0], pair[1], "en")) is None
 
 
 def test_a_phrase_naming_what_a_choice_is_about_is_no_alternative():
@@ -431,3 +433,22 @@ def test_a_name_is_answered_without_the_verb_the_query_replaced_beside_it():
 def test_what_is_meant_does_not_override_a_rules_unknown():
     suit = ("In law, what is a suit, and who brings it?", "What is a suit, and who brings it?")
     assert answered(suit, "You mean a lawsuit, in the legal sense?") == (UNKNOWN, "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which Romantic poet wrote the ode to a nightingale, and which poem made him famous?",
+      "Which poet wrote the ode to a nightingale, and which poem made him famous?"),
+     "Which poem are you asking about?"),  # the thing of the intent's other question
+    (CYCLIST, "What format are you interested in, a list or a table?"),  # a preference
+    (BALLET, "Which Giselle are you referring to?"),  # a name the intent lacks guesses
+])
+def test_a_question_about_another_thing_a_preference_or_a_named_guess_is_not_which_is_meant(pair, question):
+    assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "meant"
+
+
+def test_a_choice_before_the_question_is_no_frame_and_a_dotted_abbreviation_no_sentence_end():
+    from cts_dataset.protocol.answer_phrasing import alternatives
+    from cts_dataset.protocol.answer_rules import _asking_part
+    assert alternatives("By length or by discharge, which do you mean?", "en")[:2] == ["By length", "by discharge"]
+    assert _asking_part("Which year's figure for Washington, D.C.?") == "Which year's figure for Washington, D.C.?"
+    assert _asking_part("Which fire do you mean? Rome burned more than once.") == "Which fire do you mean?"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.answer_rules import _rival_place_zh
+from cts_dataset.protocol.span_types import span_type
 from cts_dataset.protocol.synonyms_zh import kin, said_as_the_need_says, stood_against, synonyms
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
@@ -93,9 +94,11 @@ def test_a_word_jieba_tags_as_a_place_is_no_guessed_place():
 def test_a_guessed_place_that_may_stand_against_the_querys_own_place_is_not_denied():
     flight = ("从上海到东京的直飞航班飞行时间大约多久？", "到东京的直飞航班飞行时间大约多久？")
     assert answered(flight, "是从北京出发吗？", "zh") == ("不是，上海", "confirmation")
-    # 大阪 may stand against the query's 东京: the place rule leaves it (the older same-kind rule says "no" to it)
-    assert _rival_place_zh("是飞大阪吗？", ["大阪"], flight[1], ["上海"]) is None
-    assert _rival_place_zh("是从北京出发吗？", ["北京"], "直飞航班飞行时间大约多久？", ["上海"]) == "上海"
+    # 天津 may stand against the query's 北京, a place of its level: the place rule leaves it
+    assert _rival_place_zh("是去天津吗？", ["天津"], "到北京的高铁二等座票价是多少？", ["上海"]) is None
+    assert _rival_place_zh("是去天津吗？", ["天津"], "高铁二等座票价是多少？", ["上海"]) == "上海"
+    assert _rival_place_zh("您是从广州站上车吗？", ["广州站"], "高铁票价是多少？", ["广州南"]) is None  # no gazetteer places
+    assert _rival_place_zh("是去天津吗？", ["天津"], "高铁票价是多少？", ["在上海"]) == "上海"  # no span begins with it
 
 
 TAXI = ("2024年成都市区出租车的起步价是多少元？", "出租车的起步价是多少元？")
@@ -118,6 +121,27 @@ def test_words_of_searching_are_no_guess_and_a_word_about_now_asks_no_time():
     assert answered(KAIFENG, "需要顺便介绍一下现在开封有哪些景点吗？", "zh") == (UNKNOWN, "plans")
 
 
-def test_a_guessed_era_stands_against_the_needs_era():
+def test_a_guessed_era_stands_against_the_needs_era_but_another_name_of_it_confirms_it():
     assert answered(KAIFENG, "是战国时期魏国定都的时候吗？", "zh") == ("不是，北宋时期", "confirmation")
-    assert answered(KAIFENG, "是北宋时期吗？", "zh") == ("是的，北宋时期", "confirmation")
+    assert answered(KAIFENG, "是南宋吗？", "zh") == ("不是，北宋时期", "confirmation")
+    assert answered(KAIFENG, "是宋代吗？", "zh") == ("是的，北宋时期", "confirmation")  # the era it is part of
+    exam = ("清代的科举考试分几级？", "科举考试分几级？")
+    assert answered(exam, "是清朝的科举吗？", "zh") == ("是的，清代", "confirmation")  # Cilin's kin, one era
+
+
+def test_names_and_numbered_words_are_no_eras():
+    assert span_type("第五代iPad", "zh") != "time" and span_type("人民国际", "zh") is None
+    assert span_type("第22届", "zh") == "time"  # an edition answers 哪一届
+
+
+def test_a_name_is_not_rewritten_as_its_kin_and_a_compound_by_its_head():
+    capital = ("日本的首都有多少人口？", "有多少人口？")
+    assert said_as_the_need_says("是北京吗？", capital[0]) == "是北京吗？"  # Cilin files 北京 beside 首都
+    assert answered(capital, "是北京吗？", "zh", model_says='{"answer": "unknown"}')[0] != "是的，日本的首都"
+    assert said_as_the_need_says("是来回票吗？", "上海迪士尼乐园往返票多少钱？") == "是往返票吗？"
+    assert said_as_the_need_says("您是第一次办护照吗？", "在杭州首次申请普通护照需要哪些材料？") == "您是首次办护照吗？"
+
+
+def test_a_common_word_jieba_tags_as_a_place_is_no_guessed_place():
+    census = ("2023年末广东省常住人口是多少万人？", "常住人口是多少万人？")
+    assert answered(census, "需要区分城镇和乡村人口吗？", "zh")[0] == UNKNOWN  # 城镇 is no rival of 广东省

@@ -130,7 +130,7 @@ def is_either_or(question: str, language: str) -> bool:
 # A leading phrase that names what the choice is about, before the question proper ("By background, do you
 # mean ...", "When you say the Renaissance, do you mean ..."); not a first alternative ("For the capital, or
 # for the whole country?"), which no verb follows.
-_FRAME_EN = re.compile(r"^\s*(?:by|when you say|in terms of|regarding|as for|as to|about|for)\b[^,;:?]*,\s*"
+_FRAME_EN = re.compile(r"^\s*(?:by|when you say|in terms of|regarding|as for|as to|about|for)\b(?:(?!\bor\b)[^,;:?])*,\s*"
                        r"(?=(?:do|does|did|are|is|was|would|should|could|can|will|which|what)\b)", re.IGNORECASE)
 
 

@@ -113,6 +113,8 @@ _ASKS_WHAT_IS_MEANT = re.compile(r"\b(?:mean|meant|have in mind|referring|thinki
 _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|are you referring to|do you have in mind|"
                              r"are you thinking of|were you thinking of|are you asking about|"
                              r"are you (?:specifically |particularly |most )?interested in)\b", re.IGNORECASE)
+_PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
+_MORE = re.compile(r"\b(?:too|also|as well|additionally|in addition)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
@@ -120,9 +122,9 @@ _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
-# Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
+# Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
@@ -247,6 +249,9 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
         return None
     if any(scores(question).get(kind, 0) > STRONG_CUE for kind in TYPED):
         return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
+    named = [g for g in guessed(question, intent, "en") if not holds(query, g, "en")]  # not the query's "SI"
+    if named or _PREFERENCE.search(question) or not _in_the_spans_clause(question, intent, query, missing[0]):
+        return None  # "Which Greece ...?", "What format ..., a list or a table?", a thing of the intent's other question
     # A time or a number says which of the things the query searches for ("Which ballet premiered" in
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
@@ -458,6 +463,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
+    if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
+        era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and _one_era(g, s)), None)
+        if era:
+            return Decision(era, "confirmation", reply="yes")
     variant = (_variant_of(question, missing, language) if language == "en"
                else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
@@ -510,7 +519,7 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     if not query or not _ASKS_WHAT_IS_MEANT.search(question):
         return None
     untyped = [s for s in missing if span_type(s, "en") is None]
-    if len(untyped) != 1 or any(span_type(s, "en") is None and s != untyped[0] for s in missing):
+    if len(untyped) != 1 or _MORE.search(question):  # "Are you interested in its melting point too?" offers more
         return None
     described = [w for w in content_words(before_relative(question), "en") if not holds(intent, w, "en")]
     if not described or guessed(before_relative(question), intent, "en") or _POINTS_AT_THE_ANSWER.match(question):
@@ -528,7 +537,7 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
                 and not _same_number(guess, times[0]):  # a year: not "4月"
             return _with_what_is_asked(times[0], missing, guess)
         eras = [s for s in times if ERA_ZH.search(s)]
-        if eras and ERA_ZH.search(guess) and not any(guess in s or s in guess for s in eras):
+        if eras and ERA_ZH.search(guess) and not any(_one_era(guess, s) for s in eras):
             return eras[0]  # "是战国时期魏国定都的时候吗？" for 北宋时期: another era
     return None
 
@@ -542,20 +551,31 @@ def _a_value_zh(guess: str) -> bool:
 def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list[str]) -> str | None:
     """The place the need left out that a guessed place of its level stands against ("你说的是广州的车牌摇号吗？"
     for 深圳市, "是广东对辽宁那次吗？" for 新疆), as the longest span the query left out that is the place and a
-    word for its level or extent (中国大陆, 深圳市; not 2024年深圳市, 辽宁对新疆 or 美国留学). Only gazetteer places (jieba tags 长度 a
-    place); not a place the question names too ("是四川的成都吗？" asks about 成都), nor one that shares its first
-    two characters with the guess (广州站 and 广州南 may be one station). Nor where the query holds a place of
-    that level the question does not name: "是飞大阪吗？" may stand against 东京 of "上海到东京的航班"."""
+    word for its level or extent (中国大陆, 深圳市; not 2024年深圳市, 辽宁对新疆 or 美国留学).
+    - Only gazetteer places: jieba tags 长度 a place, and 广州站 and 广州南 may be one station.
+    - Not a place the question names too: "是四川的成都吗？" asks about 成都.
+    - Not where the query holds a place of that level the question does not name: "是飞大阪吗？" may stand
+      against 东京 of "上海到东京的航班"."""
     guessed = [g for g in guesses if is_zh_place(g)]
     held = {zh_place_level(w) for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w not in question}
     for span in sorted(missing, key=len):
         for word, _, _ in answer_choices_zh.words(span) if guessed else ():
             if word in question or not is_zh_place(word):
                 continue
-            if any(g[:2] != word[:2] and zh_place_level(g) == zh_place_level(word) not in held for g in guessed):
+            if any(zh_place_level(g) == zh_place_level(word) not in held for g in guessed):
                 said = [m for m in missing if m.startswith(word) and _PLACE_SUFFIX_ZH.fullmatch(m[len(word):])]
-                return max(said, key=len)
+                return max(said, key=len, default=word)
     return None
+
+
+def _one_era(guess: str, span: str) -> bool:
+    """Two names of one era, or of an era and a part of it: 清朝 and 清代, 宋代 and 北宋时期."""
+    def core(text: str) -> str:
+        found = ERA_ZH.search(text)
+        return re.sub(r"(?:时期|时代|[代朝])$", "", found.group()) if found else text
+
+    a, b = core(guess), core(span)
+    return a in b or b in a
 
 
 def _same_number(guess: str, span: str) -> bool:
@@ -731,8 +751,20 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 def _asking_part(question: str) -> str:
     """The sentences of a question that ask (end in a question mark), without those that give a reason
     ("价格调整过好几次。", "Rome burned more than once."); the whole question when none does."""
-    asking = "".join(re.findall(r"[^。！!？?.]*[？?]", question))
+    sentences = re.split(r"(?<=[。！!？?])|(?<=\.)\s+(?=[A-Z])", question)  # not "D.C." or "i.e."
+    asking = "".join(s for s in sentences if s.strip().endswith(("?", "？")))
     return asking.strip() or question
+
+
+def _in_the_spans_clause(question: str, intent: str, query: str, span: str) -> bool:
+    """The question's thing is in the query's clause that matches the intent's clause holding the span
+    ("Which writer ...?" and "Which novels did the writer produce"), or in no clause of the query at all;
+    not in another clause only ("Which poem ...?" of "Which Romantic poet wrote it, and which poem ...?")."""
+    asked, own = clauses(intent), clauses(query)
+    at = next((i for i, clause in enumerate(asked) if span in clause), None)
+    words = content_words(question, "en")
+    holding = [i for i, clause in enumerate(own) if any(holds(clause, w, "en") for w in words)]
+    return not holding or at is None or len(asked) != len(own) or at in holding
 
 
 def _dated(span: str, intent: str) -> bool:

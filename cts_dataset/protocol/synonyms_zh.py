@@ -13,6 +13,7 @@ import functools
 from collections import defaultdict
 
 from cts_dataset.protocol import answer_choices_zh
+from cts_dataset.protocol.span_types import ERA_ZH
 
 MIN_CHARS = 2
 _NAME_TAGS = frozenset(["nr", "ns", "nt", "nz"])  # jieba's tags of names: persons, places, organisations, others
@@ -67,15 +68,21 @@ def kin(a: str, b: str) -> bool:
 
 def said_as_the_need_says(question: str, intent: str) -> str:
     """``question`` with each of its words that the need says otherwise written as the need writes it
-    ("是来回的票价吗？" -> "是往返的票价吗？" for a need that says 往返). A word the need itself uses stays."""
-    need = [w for w, _, _ in answer_choices_zh.words(intent) if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)]
+    ("是来回的票价吗？" -> "是往返的票价吗？" for a need that says 往返; "来回票" by its first two characters). A
+    word the need itself uses stays, and so do names: Cilin files 北京 beside 首都, one city beside any
+    capital."""
+    need_tags = dict(answer_choices_zh.tagged_words(intent))
+    need = [w for w, tag in need_tags.items() if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)
+            and tag[:2] not in _NAME_TAGS]
     said = question
-    for word, _, _ in answer_choices_zh.words(question):
-        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word):
+    for word, tag in answer_choices_zh.tagged_words(question):
+        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in _NAME_TAGS:
             continue
-        own = next((w for w in need if w not in question and synonyms(word, w)), None)
-        if own:
-            said = said.replace(word, own, 1)
+        for part in dict.fromkeys((word, word[:MIN_CHARS])):  # 来回票: 来回
+            own = next((w for w in need if w not in question and synonyms(part, w)), None)
+            if own:  # 第一次 for 首次 whole, not 首次次: the rest is the need's word's own end
+                said = said.replace(word, own, 1) if own.endswith(word[len(part):]) else said.replace(part, own, 1)
+                break
     return said
 
 
@@ -85,7 +92,8 @@ def stood_against(question: str, intent: str, spans: list[str]) -> str | None:
     names (Cilin files 香港 with 上海, 北京 with 京沪): the place rules judge those."""
     tags = dict(answer_choices_zh.tagged_words(question))
     asked = [w for w, _, _ in answer_choices_zh.words(question) if len(w) >= MIN_CHARS and w not in intent
-             and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in _NAME_TAGS]
+             and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in _NAME_TAGS
+             and not ERA_ZH.search(w)]  # 清朝 and 清代 are kin to Cilin, one era to a reader: the era rule judges
     for span in spans:
         own = [w for w, _, _ in answer_choices_zh.words(span) if len(w) >= MIN_CHARS]
         if any(w in question for w in own):
