@@ -145,3 +145,12 @@ def test_a_name_is_not_rewritten_as_its_kin_and_a_compound_by_its_head():
 def test_a_common_word_jieba_tags_as_a_place_is_no_guessed_place():
     census = ("2023年末广东省常住人口是多少万人？", "常住人口是多少万人？")
     assert answered(census, "需要区分城镇和乡村人口吗？", "zh")[0] == UNKNOWN  # 城镇 is no rival of 广东省
+
+
+def test_a_question_for_a_day_is_not_answered_by_a_year_and_an_offer_to_list_more_is_unknown():
+    train = ("2024年从广州南到长沙南的G6102次高铁一等座票价是多少？", "从广州南到长沙南的高铁一等座票价是多少？")
+    assert answered(train, "您打算哪天出发？", "zh", model_says='{"answer": "2024年"}') == (UNKNOWN, "plans")
+    panda = ("成都大熊猫繁育研究基地周一开放吗？", "大熊猫繁育研究基地开放吗？")
+    assert answered(panda, "您打算哪天去？", "zh", model_says='{"answer": "周一"}')[0] == "周一"  # a weekday answers it
+    final = ("2023年苏迪曼杯羽毛球混合团体赛决赛中国队对韩国队的比分是多少？", "苏迪曼杯羽毛球混合团体赛决赛的比分是多少？")
+    assert answered(final, "需要把每一场单项的比分都列出来吗？", "zh") == (UNKNOWN, "scope")

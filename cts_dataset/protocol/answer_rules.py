@@ -128,7 +128,10 @@ _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
-                      r"|算进去|计入|包括在内|包含在内|顺带")
+                      r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出")  # "需要把每一场…都列出来吗？"
+# A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
+_ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
+_A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
 # "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
 _PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
@@ -182,7 +185,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if ranks:
             return Decision((left or ranks)[0], "rank")
     if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
-            and not any(span_type(s, language) in _asked_zh(question) for s in missing):
+            and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
+                        for s in missing):
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
     if language == "zh" and _MORE_ZH.search(question) and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
@@ -682,6 +686,12 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
     digits = zh_numerals_to_digits(intent)
     return any(c in intent or zh_numerals_to_digits(c) in digits
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
+
+
+def _too_coarse_zh(question: str, span: str) -> bool:
+    """A question for a day ("您打算哪天出发？") that a time of the need's does not answer: a year or a month
+    (2024年), no date, weekday or holiday."""
+    return bool(_ASKS_A_DAY_ZH.search(question)) and span_type(span, "zh") == "time" and not _A_DAY_ZH.search(span)
 
 
 def _asked_zh(question: str) -> set[str | None]:
