@@ -12,6 +12,7 @@ from functools import cache
 from cts_dataset.text import CJK
 
 MAX_RUN_WORDS = 3  # adjacent content words an option may join: 广州地铁3号线, HPV九价疫苗
+NAME_TAGS = frozenset(["nr", "ns", "nt", "nz"])  # jieba's tags of names: persons, places, organisations, others
 # Words that say how the question is asked, not what it is about.
 _FUNCTION = frozenset(
     ["的", "地", "得", "了", "着", "过", "是", "吗", "呢", "吧", "啊", "呀", "和", "与", "及", "或", "或者", "还是", "在", "于", "从", "到", "对", "把", "被", "给", "向", "有", "没有", "要", "需要", "想", "能", "可以", "会", "应该", "哪", "哪个", "哪些", "哪里", "哪儿", "哪一", "哪种", "什么", "多少", "几", "几个", "几点", "几号", "几针", "怎么", "怎样", "如何", "为什么", "为何", "谁", "是否", "是不是", "请问", "一共", "大概", "大约", "最", "都", "也", "就", "还", "又", "很", "这", "那", "这个", "那个", "其", "之", "所", "以", "及其", "等", "中", "里", "上", "下", "一个", "一下", "具体", "呢"])

@@ -67,7 +67,7 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
-from cts_dataset.protocol.answer_scope import clauses, more_offered, names_nothing, scope_asked
+from cts_dataset.protocol.answer_scope import ALSO, clauses, more_offered, names_nothing, scope_asked
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
@@ -114,7 +114,6 @@ _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|
                              r"are you thinking of|were you thinking of|are you asking about|"
                              r"are you (?:specifically |particularly |most )?interested in)\b", re.IGNORECASE)
 _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
-_MORE = re.compile(r"\b(?:too|also|as well|additionally|in addition)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
@@ -523,7 +522,7 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     if not query or not _ASKS_WHAT_IS_MEANT.search(question):
         return None
     untyped = [s for s in missing if span_type(s, "en") is None]
-    if len(untyped) != 1 or _MORE.search(question):  # "Are you interested in its melting point too?" offers more
+    if len(untyped) != 1 or ALSO.search(question):  # "Are you interested in its melting point too?" offers more
         return None
     described = [w for w in content_words(before_relative(question), "en") if not holds(intent, w, "en")]
     if not described or guessed(before_relative(question), intent, "en") or _POINTS_AT_THE_ANSWER.match(question):
@@ -548,7 +547,8 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
 
 def _a_value_zh(guess: str) -> bool:
     """A Chinese guess that is a value of its kind: a time or a number, or a place of the gazetteer, named
-    with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇 in "需要区分城镇和乡村人口吗？")."""
+    with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇
+    in "需要区分城镇和乡村人口吗？")."""
     return span_type(guess, "zh") != "region" or is_zh_place(guess) or bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess))
 
 
@@ -811,8 +811,8 @@ def _at_level(question: str, places: list[str]) -> Decision:
 def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str,
                    shortest: bool = False) -> str | None:
     """The first span the query left out that holds every word (whole blocks come before their parts;
-    ``shortest``: the shortest of them that is a time, a number or a place, if any), else the shortest of the intent's spans that does; else the span
-    holding most of them."""
+    ``shortest``: the shortest of them that is a time, a number or a place, if any), else the shortest of
+    the intent's spans that does; else the span holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
         typed = [h for h in holding if span_type(h, language) in TYPED] if shortest else []

@@ -73,7 +73,7 @@ _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apar
                                   "find out information details detail behind involved would help useful"))
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
 _MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include)\b", re.IGNORECASE)
-_ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
+ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
 _RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed|only|just)\b", re.IGNORECASE)
 # What is offered: the words after the verb, up to a preposition that places it ("for the battle") or the
 # end ("of" belongs to it: "the number of substitutes"); after "to know", the clause.
@@ -144,7 +144,7 @@ def more_offered(question: str, intent: str) -> str | None:
     offered is what follows "want", "like" or "include", up to a preposition that places it ("the
     casualty figures" of "... the casualty figures for the battle too?"; "the number of substitutes"), or
     the clause after "to know" ("how his reign ended")."""
-    if not (_MORE.search(question) and _ALSO.search(question)):  # "... do you also want to know how ...?" too
+    if not (_MORE.search(question) and ALSO.search(question)):  # "... do you also want to know how ...?" too
         return None
     offered = _OFFERED.search(question)
     if not offered:

@@ -16,7 +16,6 @@ from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.span_types import ERA_ZH
 
 MIN_CHARS = 2
-_NAME_TAGS = frozenset(["nr", "ns", "nt", "nz"])  # jieba's tags of names: persons, places, organisations, others
 
 
 @functools.cache
@@ -73,10 +72,10 @@ def said_as_the_need_says(question: str, intent: str) -> str:
     capital."""
     need_tags = dict(answer_choices_zh.tagged_words(intent))
     need = [w for w, tag in need_tags.items() if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)
-            and tag[:2] not in _NAME_TAGS]
+            and tag[:2] not in answer_choices_zh.NAME_TAGS]
     said = question
     for word, tag in answer_choices_zh.tagged_words(question):
-        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in _NAME_TAGS:
+        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in answer_choices_zh.NAME_TAGS:
             continue
         for part in dict.fromkeys((word, word[:MIN_CHARS])):  # 来回票: 来回
             own = next((w for w in need if w not in question and synonyms(part, w)), None)
@@ -92,7 +91,7 @@ def stood_against(question: str, intent: str, spans: list[str]) -> str | None:
     names (Cilin files 香港 with 上海, 北京 with 京沪): the place rules judge those."""
     tags = dict(answer_choices_zh.tagged_words(question))
     asked = [w for w, _, _ in answer_choices_zh.words(question) if len(w) >= MIN_CHARS and w not in intent
-             and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in _NAME_TAGS
+             and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in answer_choices_zh.NAME_TAGS
              and not ERA_ZH.search(w)]  # 清朝 and 清代 are kin to Cilin, one era to a reader: the era rule judges
     for span in spans:
         own = [w for w, _, _ in answer_choices_zh.words(span) if len(w) >= MIN_CHARS]
