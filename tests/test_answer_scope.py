@@ -128,3 +128,28 @@ def test_a_choice_between_generic_kinds_is_not_a_request_to_specify(question):
     pair = ("Who won the Nobel Peace Prize in 1917 for relief work in Geneva?", "Who won the Nobel Peace Prize?")
     assert answered(pair, question, model_says='{"answer": "unknown"}')[1] != "open_request"
 
+
+
+ISLAND = ("Which is the largest island in the Mediterranean Sea by area?", "Which is the largest island by area?")
+RIVERS = ("Which rivers are the world's tenth- and twelfth-longest?", "Which rivers are the tenth- and twelfth-longest?")
+CITIES = ("Which are the most populous French-speaking cities in West Africa?", "Which are the most populous cities in West Africa?")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (ISLAND, "Should islands that are independent countries count?"),
+    (RIVERS, "Should lengths be measured from the most distant source of each river system?"),
+    (ISLAND, "Should I count the city proper or the whole metropolitan area?"),
+    (RIVERS, "Would you like details on who named them, or just their names?"),
+    (CITIES, "Do you include suburbs in the population?"),
+])
+def test_a_question_of_how_to_count_measure_or_present_is_unknown(pair, question):
+    assert answered(pair, question) == (UNKNOWN, "method")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (CITIES, "Should I count only French-speaking cities?", "French-speaking"),  # names what the user means
+    (ISLAND, "Should I look only at the Mediterranean?", "Mediterranean"),
+])
+def test_a_question_of_method_that_names_what_only_the_intent_holds_is_answered(pair, question, expected):
+    text, rule = answered(pair, question, model_says='{"answer": "unknown"}')
+    assert rule != "method" and expected in text

@@ -16,6 +16,7 @@ English only: Chinese questions have no capitals to find the guess by.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from functools import cache
@@ -28,6 +29,7 @@ from cts_dataset.protocol.span_types import (
     span_kinds,
     span_type,
 )
+from cts_dataset.protocol.time_spans import Interval, dated, overlaps, years_named
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -277,7 +279,7 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
       sets that word in a field ("a video game?" for "In mathematics, what is a game?"): another sense.
     The span nearest that word in the intent. (Guesses in the span's own place that may only say it in
     other words: :func:`in_its_place`.)"""
-    rival = _rival_value(question, guesses, intent, missing)
+    rival = _rival_value(question, intent, missing)
     if rival or not missing:
         return rival
     asked = _wh_phrases(query)
@@ -337,24 +339,26 @@ def _common_words(query: str) -> set[str]:
     return {t for w in query.split() if w[:1].islower() for t in tokenize(w)}
 
 
-def _rival_value(question: str, guesses: list[str], intent: str, missing: list[str]) -> str | None:
-    """The year or the ordinal left out that a guessed one stands against (see :func:`rival_of`); not a
-    year after "after", "before" and the like, which bounds a range that may hold the one left out."""
-    years = [s for s in missing if span_type(s, "en") == "time" and re.search(r"\d{3,4}", s)]
-    for guess in (g for g in guesses if re.fullmatch(YEAR, g)):  # a year, not "1810s" nor "100"
-        if years and not any(guess in s for s in years) \
-                and not re.search(rf"\b(?:after|before|since|until|from|between)\s+(?:the\s+)?{guess}\b", question,
-                                  re.IGNORECASE):
-            return years[0]
-    for decade in re.findall(r"\b((?:1\d|20)\d0)s\b", question):  # "the 1500s" for 1804; not "the 1790s" for 1798
-        if years and not any(re.search(rf"\b{decade.rstrip('0')}", s) for s in years):
-            return years[0]
+def _rival_value(question: str, intent: str, missing: list[str]) -> str | None:
+    """The time or the ordinal left out that a guessed one stands against (see :func:`rival_of`): a time of
+    the question's own that does not hold the span's years ("the 1500s" for 1804, "Augustus, who ruled from
+    27 BC to AD 14" for 284 to 305; not "June 1812" nor "after 1800" for 1812)."""
+    own = [iv for iv in years_named(question) if not _held_years(iv, intent)]
+    for span in (s for s in missing if span_type(s, "en") == "time" or dated(s, intent)):
+        years = years_named(span, every_number=True)
+        if own and years and not any(overlaps(a, b) for a in own for b in years):
+            return span
     ranks = [s for s in missing if _ORDINAL.search(s)]
     said = {_ordinal_number(o) for o in _ORDINAL.findall(intent)}
     for ordinal in _ORDINAL.findall(question):
         if ranks and _ordinal_number(ordinal) not in said:
             return ranks[0]
     return None
+
+
+def _held_years(interval: Interval, intent: str) -> bool:
+    """An interval whose ends the intent writes itself (the intent's own years are no guess)."""
+    return all(math.isinf(end) or re.search(rf"(?<!\d){abs(int(end))}(?!\d)", intent) for end in interval)
 
 
 def _between_query_words(question: str, intent: str, query: str, missing: list[str]) -> tuple[str, str] | None:

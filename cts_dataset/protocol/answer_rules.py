@@ -8,10 +8,13 @@ states. What the question asks is often plain from its form, and what the user l
 from the pair, so those cases need no model, and answer the same on every engine:
 - ``own_question``: the question restates the query's own question ("Which city is the second-largest?")
   and addresses no one: the user does not know, that is what they search for;
+- ``method``: a question of how to count, measure or present what the search finds ("Should islands that
+  are independent countries count?") that names nothing only the intent holds: ``unknown``;
 - ``either_or``: one of the offered alternatives is the intent's ("By area or by population?"); alternatives
   that are no values of the asked kind ("In square kilometres or square miles?") are not answered with one;
 - ``confirmation``: a yes/no question naming what only the intent holds ("Is this the 1976 one?"), or
-  guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"), or naming nothing of
+  guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"; a time that does not hold
+  the intent's: "Augustus, who ruled from 27 BC to AD 14?" -> "No, 284 to 305"), or naming nothing of
   the intent at all ("Do you also want climbing routes?" -> unknown);
 - ``answer_guess``: a yes/no question naming a thing of the kind the query searches for ("Do you mean
   Munich?" for the second-largest city in Bavaria) guesses the answer, which the user does not know
@@ -67,7 +70,14 @@ from cts_dataset.protocol.answer_phrasing import (
     is_yes_no,
     kind_of,
 )
-from cts_dataset.protocol.answer_scope import ALSO, clauses, more_offered, names_nothing, scope_asked
+from cts_dataset.protocol.answer_scope import (
+    ALSO,
+    asks_method,
+    clauses,
+    more_offered,
+    names_nothing,
+    scope_asked,
+)
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
@@ -80,6 +90,7 @@ from cts_dataset.protocol.question_forms import (
     yardstick_in,
 )
 from cts_dataset.protocol.span_types import ERA_ZH, TYPED, is_zh_place, span_kinds, span_type, zh_place_level
+from cts_dataset.protocol.time_spans import dated
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -175,6 +186,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     more = more_offered(question, intent) if language == "en" else None
     if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
         return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
+    if language == "en" and query and asks_method(question, intent, query) \
+            and not guessed(question, intent, language):
+        return Decision(UNKNOWN, "method")  # "Should islands that are independent countries count?"
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
@@ -733,12 +747,12 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     # "284 to 305" and its parts are years where the intent dates them ("ruled from 284 to 305"); the range
     # answers a question for a time when the query left out no time of its own
     bare = unique([re.sub(r"[,;]?\s+(?:and|or)$", "", s.strip()).strip(EDGE) for s in missing])
-    dated = [s for s in bare if _dated(s, intent)] if asked == "time" and language == "en" else []
-    if dated and not any(span_type(s, language) == "time" for s in missing):
-        return Decision(next(d for d in dated if not any(d != o and d in o for o in dated)), "typed")
+    years = [s for s in bare if dated(s, intent)] if asked == "time" and language == "en" else []
+    if years and not any(span_type(s, language) == "time" for s in missing):
+        return Decision(next(d for d in years if not any(d != o and d in o for o in years)), "typed")
 
     def kind(span: str) -> str | None:
-        return "time" if any(span in d for d in dated) else span_type(span, language)
+        return "time" if any(span in d for d in years) else span_type(span, language)
 
     # else a block that holds one ("Tang-dynasty China" for "Which country?")
     of_kind = [s for s in missing if kind(s) == asked] or [s for s in missing if asked in span_kinds(s, language)]
@@ -777,27 +791,6 @@ def _in_the_spans_clause(question: str, intent: str, query: str, span: str) -> b
     return not holding or at is None or len(asked) != len(own) or at in holding
 
 
-def _dated(span: str, intent: str) -> bool:
-    """Bare numbers the intent sets after a word of time as years ("ruled from 284 to 305", "reunified China
-    in 581", "from 306 to 337 and from 379 to 395"): years too early to be told by their digits. Three
-    digits or more, or a verb of reigning, living or making before them ("ruled from 98 to 117"); not ages
-    or hours ("children aged from 4 to 8", "from 5 to 9 in the morning")."""
-    bare = re.sub(rf"^{_BEFORE_A_DATE}\s+", "", span)
-    if not re.fullmatch(rf"{_RANGE}(?:\s*(?:,|and)\s*(?:from\s+)?{_RANGE})*", bare):
-        return False
-    placed = re.search(rf"\b{_BEFORE_A_DATE}\s+{re.escape(bare)}"
-                       rf"(?!\s*(?:[-–]|to\b|and\s+\d))\b(?!\s+(?:in the|a\.?m|p\.?m|o'clock|hours?|years? old)\b)", intent)
-    if not placed:
-        return False
-    if all(len(n) >= 3 for n in re.findall(r"\d+", bare)):
-        return True
-    return bool(_REIGNS.search(intent[max(0, placed.start() - 40):placed.start()]))
-
-
-_REIGNS = re.compile(r"\b(?:ruled|reigned|lived|governed|led|built|founded|served|held|flourished|wrote|"
-                     r"ruling|reigning)\b", re.IGNORECASE)  # before a date in the intent: the number is a year
-_RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
-_BEFORE_A_DATE = r"(?:in|from|since|until|till|between|before|after|around|circa)"
 
 
 def _at_level(question: str, places: list[str]) -> Decision:

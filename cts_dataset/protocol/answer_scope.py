@@ -24,6 +24,7 @@ from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
     content_words,
+    holds,
     is_either_or,
     is_yes_no,
     values_of,
@@ -158,6 +159,24 @@ def more_offered(question: str, intent: str) -> str | None:
     said = [c for c in parts if all(_in(w, set(tokenize(c))) for w in words)]  # in its words before its topic's
     asking = said or [c for c in parts if all(_in(w, _topic(c)) for w in words)]
     return asking[0] if asking else ""
+
+
+# A question about how the search is to count, measure or present what it finds ("Should islands that are
+# independent countries count?", "Should lengths be measured from the most distant source?", "Would you
+# like details on who discovered each one, or just the names?"): a choice the intent does not make.
+_METHOD = re.compile(
+    r"^\W*(?:should|shall|must)\b.*\b(?:count|counted|include|included|cover|covered|measured?|considered?|treated?|"
+    r"excluded?|listed|used|given|expressed|rounded|shown|presented)\b"
+    r"|^\W*should (?:I|we)\b|^\W*(?:do|would|will) you (?:count|include|consider|treat|exclude)\b"
+    r"|^\W*would you like (?:details|more|a list|a summary|a breakdown|just|only|me to)\b", re.IGNORECASE)
+
+
+def asks_method(question: str, intent: str, query: str) -> bool:
+    """A question about how to count, measure or present (``_METHOD``) that names nothing only the intent
+    holds: "Should I count only French-speaking cities?" names what the user means, and is not one."""
+    if not _METHOD.search(question):
+        return False
+    return not any(holds(intent, w, "en") and not holds(query, w, "en") for w in content_words(question, "en"))
 
 
 def names_nothing(question: str) -> bool:
