@@ -140,6 +140,11 @@ def _run_levels(run: str) -> set[str]:
     return found
 
 
+def levels_as_written(word: str) -> frozenset[str]:
+    """The levels of the place a word names as it is (not a derived form: "English" names none)."""
+    return _levels().get(word.lower(), frozenset())
+
+
 def place_levels(span: str) -> set[str]:
     """The levels of the places a span names, in any form: country, subdivision, city, continent; nothing
     when one of its names is of no known level (it may be of any)."""

@@ -49,8 +49,10 @@ from cts_dataset.protocol.answer_guesses import (
     YEAR,
     agrees,
     asked_level,
+    capitalised_runs,
     guesses_the_answer,
     in_its_place,
+    levels_as_written,
     levels_asked,
     of_other_level,
     place_levels,
@@ -59,7 +61,6 @@ from cts_dataset.protocol.answer_guesses import (
     sought,
 )
 from cts_dataset.protocol.answer_phrasing import (
-    WH_EN,
     alternatives,
     before_relative,
     content_words,
@@ -101,7 +102,8 @@ _OPEN_REQUEST = re.compile(
     r"\b(?:more|other|further|additional) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
-_TIME_NOUN = re.compile(r"\b(?:years?|dates?|periods?|eras?)\b", re.IGNORECASE)  # "during some specific years"
+# "during some specific years"; not a compound ("the year-on-year rate")
+_TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
     r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
@@ -112,6 +114,11 @@ _SPECIFY = re.compile(
 _SPECIFY_WORDS = frozenset(tokenize("form variety category discuss discussed discussing"))
 _SEARCHES_TIME = re.compile(r"\bwhen\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b", re.IGNORECASE)
 _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentage|share)\b", re.IGNORECASE)
+# A wh-question by its first words ("Which plant species or genus?", "In which year or decade?"); not a yes/no
+# question whose relative clause holds one ("Do you mean ..., or also one who took office ...?").
+_LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tell me|specify|clarify|say|let me know|confirm|"
+                         r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,2}?"
+                         r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -124,6 +131,16 @@ _ASKS_WHAT_IS_MEANT = re.compile(r"\b(?:mean|meant|have in mind|referring|thinki
 _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|are you referring to|do you have in mind|"
                              r"are you thinking of|were you thinking of|are you asking about|"
                              r"are you (?:specifically |particularly |most )?interested in)\b", re.IGNORECASE)
+_KIND_NOUNS = frozenset(tokenize("continent continents region regions country countries nation city cities area areas part "
+                                 "place location state province year years decade decades century centuries period era "
+                                 "date time specific particular certain exact"))
+# "Which specific panel of the doors ...?": a part of a thing (not a kind: "Which species of fish?")
+_PART_OF = re.compile(r"\s*(?:which|what)\s+(?:specific\s+|particular\s+|exact\s+)?(?P<part>[a-z][\w-]*)\s+of\s+(?:the\s+|its\s+|this\s+)?"
+                      r"(?P<whole>[a-z][\w-]*)", re.IGNORECASE)
+# Words before the head of a wh-phrase ("Which specific type of novels ...?": novels).
+_NO_HEAD = frozenset(tokenize("type kind sort form variety category genre style branch field species breed brand model "
+                               "edition version specific particular exact "
+                               "exactly one ones"))
 _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
@@ -133,6 +150,11 @@ _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么�
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
+_SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
+# Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
+_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批]|首次|首届|头一次|最后一次|末次|上一次|下一次|最后一届")
+_FIRST_ZH = {"首次": "第一次", "头一次": "第一次", "首届": "第一届", "最后一届": "最后一次"}
+_NAME_STARTS_ZH = ("世界", "全国")  # scopes that begin names (世界文化遗产名录, 全国人大); 国内市场 is a scope
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
@@ -144,7 +166,12 @@ _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期�
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
 # A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
 # "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
-_PLANS_ZH = re.compile(r"您(?:是)?(?:打算|准备|计划|会)|顺便")
+_PLANS_ZH = re.compile(r"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:站|码头|门|出口|入口)|顺便|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:的)?(?:年龄|多大)")
+# A Chinese question for a spot (a station, a gate, a campus) or for the user's birth, which a city or a
+# time of the need's does not answer ("您从哪个站上车？" of a need about 上海地铁).
+_SPOTS_ZH = ("站", "站点", "出口", "入口", "门", "校区", "网点", "窗口", "营业厅", "航站楼", "码头", "小区", "街道")
+_ASKS_A_SPOT_ZH = re.compile(rf"哪(?:个|一个|一)?(?:地铁|火车|高铁|汽车)?(?:{'|'.join(_SPOTS_ZH)})")
+_BIRTH_ZH = re.compile(r"出生|年龄|多大|岁")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
@@ -183,7 +210,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     part = scope_asked(question, intent) if language == "en" else None
     if part:
         return Decision(part, "scope")
-    more = more_offered(question, intent) if language == "en" else None
+    more = more_offered(question, intent, query) if language == "en" else None
     if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
         return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
     if language == "en" and query and asks_method(question, intent, query) \
@@ -198,6 +225,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if ranks:
             return Decision((left or ranks)[0], "rank")
     if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
+            and not ("从哪" in question and "从" in intent) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         for s in missing):
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
@@ -213,14 +241,14 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
             return Decision(held, "either_or")
-        typed = _typed(question, missing, spans, language, intent)  # "Which year or period?" asks for a kind
+        typed = _typed(question, missing, spans, language, intent, query)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
         if language == "zh" and not _takes_a_side(question, intent, spans, language, query) and (typed is None or not any(
                 _VALUE_ZH.search(p) or _ASKS_A_VALUE_ZH.search(p) for p in offered)):
             # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
             # ("哪一年，还是哪个时期？" does)
             return Decision(UNKNOWN, "either_or")
-        if language != "en" or WH_EN.search(question):
+        if language != "en" or _LEADING_WH.match(question):
             # "Which plant species or genus do you mean?" offers kinds; "Which award do you mean — FIFA's, or a
             # magazine poll?" offers values the intent does not name: the intent takes no side
             named = any(guessed(p, intent, language) for p in offered)
@@ -231,6 +259,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
         # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
         # holds neither side.
+        if typed is not None and typed.span != UNKNOWN and _kinds_only(offered):
+            return typed  # "Are you referring to a specific continent or region?" asks for a place
         if typed is not None and typed.span != UNKNOWN and not _offers_kind(question, classify(question)):
             return Decision(UNKNOWN, "either_or")
         if typed is None and not (_names_any(question, intent, language) and _sides_held(question, intent, query)):
@@ -241,6 +271,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if language == "en" and decision is None:  # not over a rule's unknown: a guess of another kind
             return _what_is_meant(question, intent, query, missing)
         return decision
+    named = _named_by_query(question, intent, query, missing) if language == "en" and query else None
+    if named:  # "Which river are you asking about?" of a query that says "the Mekong River"
+        return Decision(named, "in_query")
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
@@ -254,7 +287,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
-    return _typed(question, missing, spans, language, intent) or _which_is_meant(question, intent, query, missing)
+    return _typed(question, missing, spans, language, intent, query) or _which_is_meant(question, intent, query, missing)
 
 
 def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
@@ -269,6 +302,10 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     named = [g for g in guessed(question, intent, "en") if not holds(query, g, "en")]  # not the query's "SI"
     if named or _PREFERENCE.search(question) or not _in_the_spans_clause(question, intent, query, missing[0]):
         return None  # "Which Greece ...?", "What format ..., a list or a table?", a thing of the intent's other question
+    part = _PART_OF.match(question)
+    if part and not any(holds(intent, w, "en") for w in tokenize(part.group("part"))) \
+            and holds(query, part.group("whole"), "en") and not set(tokenize(part.group("part"))) & _NO_HEAD:
+        return None  # "Which specific panel of the doors ...?" asks a part of the query's thing, which the intent does not name
     # A time or a number says which of the things the query searches for ("Which ballet premiered" in
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
@@ -279,6 +316,29 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", missing[0])
     verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(missing[0])}\b", intent)
     return Decision(name.group(1) if verb and name.group(1) in missing else missing[0], "meant")
+
+
+def _named_by_query(question: str, intent: str, query: str, missing: list[str]) -> str | None:
+    """The name the query gives the thing a which-question asks about, as the intent writes it: "Mekong
+    River" for "Which river are you asking about?", "The Frieze of Life" for "Which series of works?" of
+    "the series of works known as The Frieze of Life". The user says what their query already says."""
+    if not _LEADING_WH.match(question) or is_either_or(question, "en"):
+        return None
+    head = next((w for w in content_words(question, "en") if w not in _NO_HEAD), None)
+    if head is None:
+        return None
+    for run in capitalised_runs(query):
+        words = tokenize(run)
+        kind_last = len(words) > 1 and same_word(words[-1], head)  # "Mekong River", not "European" of "European empires"
+        called = re.search(rf"((?:[\w'’-]+\s+){{1,3}})(?:known as|called|named|titled|entitled)\s+{re.escape(run)}", query)
+        if not (kind_last or (called and any(same_word(t, head) for t in tokenize(called.group(1))))) or run not in intent \
+                or place_levels(run):  # "United States" for "Which state ...?" asks a state of it
+            continue
+        before = intent[:intent.find(run)].removesuffix("the ").rstrip()
+        if any(before.endswith(s) for s in missing):  # "the 1903 Nobel Prize in Physics": which one, the span says
+            return None
+        return run
+    return None
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
@@ -390,9 +450,16 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
     sides = [content_words(p, language) for p in alternatives(question, language)]
+    offered = alternatives(question, language)
     hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
-            and (language != "en" or _in_its_sense(w, sides, intent))]
+            and (_in_its_sense(w, sides, intent) if language == "en" else _telling_zh(w, offered))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _telling_zh(word: str, offered: list[str]) -> bool:
+    """A Chinese word that tells one alternative from the others: not a single character another one
+    writes too ("年" of "年平均人口" against "年末常住人口"; "首" of 首套房 against 二套房 tells)."""
+    return len(word) > 1 or sum(word in p for p in offered) == 1
 
 
 def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
@@ -435,8 +502,14 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
     thing ("包括研究生在内，还是只统计本专科毕业生？")."""
     sides = [content_words(p, language) for p in alternatives(question, language)]
     own = _own_words_by_side(sides)
-    held = [i for i, words in enumerate(own)
-            if words and all(holds(query, w, language) and holds(intent, w, language) for w in words)]
+    def said(w: str) -> bool:
+        return holds(query, w, language) and holds(intent, w, language)
+
+    held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
+    if not held and language == "zh":  # "门票价格还是开放时间？" when the query says 门票: the one side the query names
+        held = [i for i, words in enumerate(own) if any(len(w) > 1 and said(w) for w in words)]
+        if len(held) == 1 and len(own[held[0]]) <= MAX_OWN_WORDS_ZH:
+            own[held[0]] = [w for w in own[held[0]] if len(w) > 1 and said(w)]
     if len(held) != 1:
         return None
     if language == "zh":
@@ -465,7 +538,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     new = _new_words(words, intent, query, language) if query else []
     guesses = guessed(question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
-        else _rival_value_zh(guesses, missing) if guesses else None
+        else _rival_value_zh(question, guesses, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = _rival_place_zh(question, guesses, query, missing) or synonyms_zh.stood_against(question, intent, missing)
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
@@ -498,7 +571,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         return Decision(span, "confirmation") if span else None
     if guesses and not new:
-        kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g)} - {None}
+        kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
         if same and language == "en" and any(agrees(question, g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
@@ -518,7 +591,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         span = _first_holding(new, missing, spans, language, shortest=True)
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
-        typed = _typed(question, missing, spans, language, intent)
+        typed = _typed(question, missing, spans, language, intent, query)
         if typed is not None:
             return typed
         if not _names_any(question, intent, language):
@@ -544,10 +617,14 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     return Decision(untyped[0], "meant", reply="")
 
 
-def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
-    """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期).
-    Not a number:
+def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
+    """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期),
+    or the ordinal that a guessed one does ("最后一次" for 第一次). Not a number:
     "B1" or "36强" name things as often as they count them."""
+    ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
+    said = {_FIRST_ZH.get(o, o) for o in _ORDINAL_ZH.findall(question)}
+    if ordinals and said and not said & {_FIRST_ZH.get(o, o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
+        return ordinals[0]
     times = [s for s in missing if span_type(s, "zh") == "time"]
     for guess in guesses:
         if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
@@ -559,11 +636,15 @@ def _rival_value_zh(guesses: list[str], missing: list[str]) -> str | None:
     return None
 
 
-def _a_value_zh(guess: str) -> bool:
+def _a_value_zh(guess: str, question: str) -> bool:
     """A Chinese guess that is a value of its kind: a time or a number, or a place of the gazetteer, named
     with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇
-    in "需要区分城镇和乡村人口吗？")."""
-    return span_type(guess, "zh") != "region" or is_zh_place(guess) or bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess))
+    in "需要区分城镇和乡村人口吗？"), nor a scope that begins a name ("世界文化遗产名录", "全国人大")."""
+    if span_type(guess, "zh") != "region" or is_zh_place(guess):
+        return True
+    after = question[question.find(guess) + len(guess):][:1]
+    return bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess)) \
+        and not (guess in _NAME_STARTS_ZH and re.match(rf"[{CJK}]", after) and after not in _SCOPE_ENDS_ZH)
 
 
 def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list[str]) -> str | None:
@@ -677,6 +758,11 @@ def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str
     return found
 
 
+def _kinds_only(offered: list[str]) -> bool:
+    """Alternatives that name kinds of value, no value ("a specific continent", "region"; "year or decade")."""
+    return all(content_words(p, "en") and set(content_words(p, "en")) <= _KIND_NOUNS for p in offered)
+
+
 def _offers_kind(question: str, kind: str | None) -> bool:
     """One of the alternatives of an either-or question is a value of ``kind`` ("after 1900", "in Asia")."""
     return any(span_type(part, "en") == kind or (kind == "time" and _TIME_NOUN.search(part))
@@ -693,19 +779,24 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
     if any(span_type(s, language) in kinds for s in spans):
         return True
     sides = [content_words(p, language) for p in offered]
-    if any(holds(intent, w, language) and not (query and holds(query, w, language)) for w in _own_words(sides)):
+    if any(holds(intent, w, language) and not (query and holds(query, w, language))
+           and (language == "en" or _telling_zh(w, offered)) for w in _own_words(sides)):
         return True
     # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
     # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
     digits = zh_numerals_to_digits(intent)
-    return any(c in intent or zh_numerals_to_digits(c) in digits
+    return any((c in intent or zh_numerals_to_digits(c) in digits) and not (query and c in query) and _telling_zh(c, offered)
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
 
 
 def _too_coarse_zh(question: str, span: str) -> bool:
     """A question for a day ("您打算哪天出发？") that a time of the need's does not answer: a year or a month
-    (2024年), no date, weekday or holiday."""
-    return bool(_ASKS_A_DAY_ZH.search(question)) and span_type(span, "zh") == "time" and not _A_DAY_ZH.search(span)
+    (2024年), no date, weekday or holiday; a question for a spot ("您从哪个站上车？") that a city does not; a
+    question for the user's birth or age that no time or number of the need's answers unless it says so."""
+    kind = span_type(span, "zh")
+    return (bool(_ASKS_A_DAY_ZH.search(question)) and kind == "time" and not _A_DAY_ZH.search(span)) \
+        or (bool(_ASKS_A_SPOT_ZH.search(question)) and kind == "region" and is_zh_place(span)) \
+        or (bool(_BIRTH_ZH.search(question)) and kind in ("time", "number") and not _BIRTH_ZH.search(span))
 
 
 def _asked_zh(question: str) -> set[str | None]:
@@ -734,7 +825,8 @@ def _names_any(question: str, intent: str, language: str) -> bool:
     return any(holds(intent, w, language) for w in content_words(question, language))
 
 
-def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str) -> Decision | None:
+def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
+           query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
     asked = classify(asking)
     if asked not in TYPED:
@@ -762,6 +854,17 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return _at_level(question, pure or of_kind)
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
+    level = asked_level(question) if asked == "region" and language == "en" else None
+    # "Which city's central station?" of "Helsinki Central railway station": a name that holds a place of the level asked
+    holding = [s for s in missing if level and any(level in levels_as_written(w) for w in re.findall(r"\b[A-Z][\w'’-]+", s))]
+    if holding:
+        return Decision(holding[0], "typed")
+    # "Under what temperature conditions?" of "at room temperature": the question names what only a span holds
+    named = [s for s in missing if span_type(s, language) in (asked, None) and any(
+        holds(s, w, language) and not holds(query, w, language) for w in content_words(question, language))] \
+        if query and asked != "region" and not (language == "en" and asks_a_fact(question)) else []
+    if named:
+        return Decision(named[0], "typed")
     typed = [s for s in spans if span_type(s, language) == asked]
     if asked == "region" and language == "en" and asked_level(question) and not _ASKS_WHAT_IS_MEANT.search(question):
         # "Which continent does the lake belong to?" asks a fact the world's does not give; "Which continent

@@ -73,13 +73,17 @@ _NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECA
 _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
                                   "find out information details detail behind involved would help useful"))
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
-_MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include)\b", re.IGNORECASE)
+_MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include|list|add|give|"
+                   r"provide|cover)\b", re.IGNORECASE)
+# An offer without "also" ("Would you like to know how many athletes took part?"): at the question's start.
+_OFFER = re.compile(r"^\W*(?:would you like|do you (?:also )?(?:want|need)|should I (?:also )?(?:list|add|give|provide|"
+                    r"include|cover))\b", re.IGNORECASE)
 ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
 _RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed|only|just)\b", re.IGNORECASE)
 # What is offered: the words after the verb, up to a preposition that places it ("for the battle") or the
 # end ("of" belongs to it: "the number of substitutes"); after "to know", the clause.
 _OFFERED = re.compile(
-    r"\b(?:want|like|need|include)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
+    r"\b(?:want|like|need|include|list|add|give|provide|cover)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
     r"(?P<what>.+?)(?:\s+(?:for|in|on|at|from|with|between)\b.*)?(?:,?\s+(?:too|as well|also))?\W*$",
     re.IGNORECASE)
 # Nouns that name no thing of their own: a question made of them asks what the user means.
@@ -138,14 +142,19 @@ def scope_asked(question: str, intent: str) -> str | None:
     return named[whole[0]][0]
 
 
-def more_offered(question: str, intent: str) -> str | None:
+def more_offered(question: str, intent: str, query: str = "") -> str | None:
     """To a yes/no offer of more, the intent's later clause whose topic holds every word of what is
     offered (the main one, if the intent asks one thing), or "" when none does; None for any other
     question, or one that restricts ("limited to Africa too?"). What is
-    offered is what follows "want", "like" or "include", up to a preposition that places it ("the
+    offered is what follows "want", "like", "include" or "list", up to a preposition that places it ("the
     casualty figures" of "... the casualty figures for the battle too?"; "the number of substitutes"), or
-    the clause after "to know" ("how his reign ended")."""
-    if not (_MORE.search(question) and ALSO.search(question)):  # "... do you also want to know how ...?" too
+    the clause after "to know" ("how his reign ended"). An offer without "also" ("Would you like to know
+    how many athletes took part?") is one only where it is no choice and names nothing only the intent
+    holds ("Would you like the figure in US dollars?" asks what the user means)."""
+    if not _MORE.search(question):
+        return None
+    if not ALSO.search(question) and not (query and _OFFER.search(question) and not is_either_or(question, "en")
+                                          and not names_what_only_the_intent_holds(question, intent, query)):
         return None
     offered = _OFFERED.search(question)
     if not offered:
@@ -176,7 +185,11 @@ def asks_method(question: str, intent: str, query: str) -> bool:
     holds: "Should I count only French-speaking cities?" names what the user means, and is not one."""
     if not _METHOD.search(question):
         return False
-    return not any(holds(intent, w, "en") and not holds(query, w, "en") for w in content_words(question, "en"))
+    return not names_what_only_the_intent_holds(question, intent, query)
+
+
+def names_what_only_the_intent_holds(question: str, intent: str, query: str) -> bool:
+    return any(holds(intent, w, "en") and not holds(query, w, "en") for w in content_words(question, "en"))
 
 
 def names_nothing(question: str) -> bool:

@@ -28,6 +28,7 @@ _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago|antiquity|"
     r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b"
+    r"|\b(?:AD|CE) [1-9][0-9]{0,3}\b"
     r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
     r"reformation|soviet|imperial|medieval|modern|dynastic)\b)",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
@@ -193,6 +194,9 @@ def names_a_place(span: str) -> bool:
     def is_place(word: str) -> bool:
         return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
 
+    # not "French-speaking", nor a language's period ("Old English")
+    if any(w.lower() in IRREGULAR_DEMONYMS for w in re.findall(r"(?<!Old )(?<!Middle )(?<!Modern )(?<!Ancient )\b[A-Z][a-z]+\b(?!-)", span)):
+        return True
     code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
     if code and code.group(1) in _COUNTRY_CODES:
         return True
@@ -213,6 +217,11 @@ def names_a_place(span: str) -> bool:
 # Countries and unions written by their initials in prose. Not every ISO code: "IT", "AI" and "CAN" are
 # words and acronyms first.
 _COUNTRY_CODES = frozenset(["US", "USA", "UK", "UAE", "EU", "USSR", "PRC", "DRC", "ROC"])
+# Demonyms that share no first three letters with their country, which names_a_place finds derived forms
+# by ("Nigerian", "Mexican" are found; "Dutch", "Swiss" are not).
+IRREGULAR_DEMONYMS = frozenset(["dutch", "swiss", "british", "english", "welsh", "scottish", "irish", "french",
+                                "danish", "swedish", "finnish", "polish", "turkish", "greek", "thai", "filipino",
+                                "icelandic", "czech", "flemish", "basque", "breton", "magyar", "persian", "siamese"])
 
 
 @lru_cache(maxsize=65536)

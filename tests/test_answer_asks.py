@@ -1,0 +1,93 @@
+"""What a question asks, read from its form: a name the query already gives, a kind of value, a part of a
+name, the user's own spot or birth; and offers of more without "also"."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.span_types import span_type
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import answered
+
+FISH = ("Which freshwater fish species is the largest by weight in the Mekong River?",
+        "Which fish species is the largest in the Mekong River?")
+FRIEZE = ("Which Norwegian painter created the series of works known as The Frieze of Life in the 1890s?",
+          "Which painter created the series of works known as The Frieze of Life?")
+LAKE = ("What is the deepest freshwater lake in Europe?", "What is the deepest lake?")
+CLUB = ("Which Dutch football club won the European Cup three times in a row in the early 1970s?",
+        "Which football club won the European Cup three times in a row?")
+STATION = ("Which architect designed the main building of Helsinki Central railway station?",
+           "Which architect designed the main building of the central railway station?")
+METAL = ("Which metal is the best conductor of electricity at room temperature?", "Which metal is the best conductor?")
+WALL = ("Which Roman emperor ordered the construction of a wall across northern Britain in AD 142?",
+        "Which Roman emperor ordered the construction of a wall across Britain?")
+PARALYMPICS = ("Which city hosted the first Winter Paralympic Games?", "Which city hosted the first Paralympic Games?")
+PREMIER = ("Who was the first woman to serve as Prime Minister of New Zealand?",
+           "Who was the first woman to serve as Prime Minister?")
+INFLATION = ("What was the inflation rate in Zimbabwe in November 2008?", "What was the inflation rate in Zimbabwe?")
+DOORS = ("Which Renaissance sculptor created the bronze doors known as the Gates of Paradise for the Florence Baptistery?",
+         "Which sculptor created the bronze doors known as the Gates of Paradise?")
+GARDEN = ("苏州园林中面积最大的是哪一座？", "园林中最大的是哪一座？")
+PEOPLE = ("2023年深圳市常住人口是多少？", "常住人口是多少？")
+METRO = ("上海地铁2号线工作日的首班车时间是几点？", "地铁2号线的首班车时间是几点？")
+PENSION = ("2025年起男职工的法定退休年龄是多少岁？", "法定退休年龄是多少岁？")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (FISH, "Which river are you asking about?", "Mekong River"),
+    (FRIEZE, "Which series of works are you asking about?", "The Frieze of Life"),
+])
+def test_a_which_question_about_a_thing_the_query_names_gets_that_name(pair, question, expected):
+    assert answered(pair, question) == (expected, "in_query")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (LAKE, "Are you referring to a specific continent or region?", "Europe"),  # kinds, not values, to choose from
+    (CLUB, "Which country's club are you asking about?", "Dutch"),  # a demonym that shares no letters with its country
+    (STATION, "Which city's central station are you referring to?", "Helsinki Central"),  # a name that holds a city
+    (METAL, "Under what temperature conditions should the metals be compared?", "electricity at room temperature"),
+    (WALL, "What date of construction do you have in mind?", "Britain in AD 142"),  # "AD 142" is a time
+])
+def test_a_question_for_a_kind_gets_the_span_of_that_kind(pair, question, expected):
+    assert answered(pair, question) == (expected, "typed")
+
+
+def test_a_language_and_a_compound_are_no_place():
+    assert span_type("Dutch", "en") == "region"
+    assert span_type("Old English", "en") is None and span_type("French-speaking", "en") is None
+
+
+@pytest.mark.parametrize(("pair", "question", "rule"), [
+    (PARALYMPICS, "Would you like to know how many athletes took part?", "scope"),  # an offer without "also"
+    (INFLATION, "Do you need the month-on-month rate or the year-on-year rate?", "either_or"),  # no years offered
+    (PREMIER, "Do you mean the first woman elected at a general election, or also one who took office between "
+              "elections?", "either_or"),  # a relative "who" makes no wh-question
+])
+def test_a_question_the_intent_does_not_decide_is_unknown(pair, question, rule):
+    assert answered(pair, question) == (UNKNOWN, rule)
+
+
+def test_an_offer_that_names_what_only_the_intent_holds_is_no_offer_of_more():
+    text, rule = answered(PARALYMPICS, "Would you like the Winter Games only?", model_says='{"answer": "unknown"}')
+    assert rule != "scope" and "Winter" in text
+
+
+def test_a_question_for_a_part_of_the_querys_thing_is_not_which_is_meant():
+    assert answered(DOORS, "Which specific panel of the doors are you most interested in?",
+                    model_says='{"answer": "unknown"}') == (UNKNOWN, "")
+
+
+@pytest.mark.parametrize(("pair", "question", "rule"), [
+    (GARDEN, "是否只考虑列入世界文化遗产名录的园林？", "confirmation"),  # 世界 begins a name: no place guessed
+    (METRO, "请问您从哪个站上车？不同车站的首班车时间不同。", "plans"),  # a station, which 上海 does not answer
+    (PENSION, "您是哪一年出生的？", "plans"),  # a birth year, which 2025年起 is not
+])
+def test_a_chinese_question_the_need_does_not_answer_is_unknown(pair, question, rule):
+    assert answered(pair, question, "zh") == (UNKNOWN, rule)
+
+
+def test_a_single_chinese_character_both_sides_write_takes_no_side():
+    # the 年 of 年平均 is in 年末 too: neither side is the need's (not "2023年深圳市")
+    assert answered(PEOPLE, "您需要的是年末常住人口还是年平均人口？", "zh") == (UNKNOWN, "either_or")
+    loan = ("2024年南京市公积金贷款首套房的最高贷款额度是多少？", "2024年公积金贷款的最高贷款额度是多少？")
+    assert answered(loan, "您是购买首套房还是二套房？", "zh") == ("首套房", "either_or")  # 首 is one side's only
