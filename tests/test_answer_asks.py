@@ -91,3 +91,38 @@ def test_a_single_chinese_character_both_sides_write_takes_no_side():
     assert answered(PEOPLE, "您需要的是年末常住人口还是年平均人口？", "zh") == (UNKNOWN, "either_or")
     loan = ("2024年南京市公积金贷款首套房的最高贷款额度是多少？", "2024年公积金贷款的最高贷款额度是多少？")
     assert answered(loan, "您是购买首套房还是二套房？", "zh") == ("首套房", "either_or")  # 首 is one side's only
+
+
+def test_a_country_named_otherwise_is_confirmed():
+    labour = ("How many seats did the Labour Party win in the 1997 UK general election?",
+              "How many seats did the Labour Party win in the general election?")
+    assert answered(labour, "Is this about the United Kingdom's Labour Party?") == ("Yes, UK", "confirmation")
+
+
+def test_an_alternative_the_intent_says_with_its_words_the_other_way_round_is_taken():
+    # "a conductor of electricity" says "electrical conductivity"; the Solar System's is still no solar day
+    assert answered(METAL, "Do you mean electrical conductivity or thermal conductivity?") == (
+        "electricity at room temperature", "either_or")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("您问的是最后一次下西洋吧？", "不是，第一次"),  # another ordinal: no, and which
+    ("您是问第二次下西洋吗？", "不是，第一次"),
+])
+def test_a_chinese_ordinal_stands_against_the_needs(question, expected):
+    voyage = ("明朝郑和第一次下西洋是哪一年？", "郑和下西洋是哪一年？")
+    assert answered(voyage, question, "zh") == (expected, "confirmation")
+
+
+def test_a_question_for_the_field_of_a_word_gets_the_intents_field():
+    dating = ("In relationships, what is dating?", "What is dating?")
+    assert answered(dating, "In which field are you using the word 'dating'?") == ("relationships", "specify")
+
+
+def test_a_which_question_about_a_dated_thing_the_query_names_gets_its_year():
+    census = ("Which cities are the fourth- and ninth-most populous in the United States, and how many people did "
+              "they have at the 2020 census?", "Which cities are the most populous in the United States, and how many "
+              "people did they have at the 2020 census?")
+    assert answered(census, "Population figures from which census?") == ("2020", "in_query")
+    # a state of the country the query names is no name the query gives
+    assert answered(census, "Which state is included in the list of most populous cities?")[1] != "in_query"

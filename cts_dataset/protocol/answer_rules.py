@@ -90,7 +90,15 @@ from cts_dataset.protocol.question_forms import (
     ranks_in,
     yardstick_in,
 )
-from cts_dataset.protocol.span_types import ERA_ZH, TYPED, is_zh_place, span_kinds, span_type, zh_place_level
+from cts_dataset.protocol.span_types import (
+    ERA_ZH,
+    TYPED,
+    is_zh_place,
+    same_country,
+    span_kinds,
+    span_type,
+    zh_place_level,
+)
 from cts_dataset.protocol.time_spans import dated
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
@@ -117,7 +125,7 @@ _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentag
 # A wh-question by its first words ("Which plant species or genus?", "In which year or decade?"); not a yes/no
 # question whose relative clause holds one ("Do you mean ..., or also one who took office ...?").
 _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tell me|specify|clarify|say|let me know|confirm|"
-                         r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,2}?"
+                         r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,3}?"
                          r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
@@ -134,6 +142,9 @@ _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|
 _KIND_NOUNS = frozenset(tokenize("continent continents region regions country countries nation city cities area areas part "
                                  "place location state province year years decade decades century centuries period era "
                                  "date time specific particular certain exact"))
+# A question for the field a word is used in ("In which field ...?", "In what sense?", "What context?")
+_ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sense|domain|discipline|subject area|area of study)s?\b"
+                           r"|\bin what (?:sense|context)\b", re.IGNORECASE)
 # "Which specific panel of the doors ...?": a part of a thing (not a kind: "Which species of fish?")
 _PART_OF = re.compile(r"\s*(?:which|what)\s+(?:specific\s+|particular\s+|exact\s+)?(?P<part>[a-z][\w-]*)\s+of\s+(?:the\s+|its\s+|this\s+)?"
                       r"(?P<whole>[a-z][\w-]*)", re.IGNORECASE)
@@ -271,6 +282,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if language == "en" and decision is None:  # not over a rule's unknown: a guess of another kind
             return _what_is_meant(question, intent, query, missing)
         return decision
+    field = _field_asked(question, intent, missing) if language == "en" else None
+    if field:  # "In which field are you using the word 'dating'?" of "In relationships, what is dating?"
+        return Decision(field, "specify")
     named = _named_by_query(question, intent, query, missing) if language == "en" and query else None
     if named:  # "Which river are you asking about?" of a query that says "the Mekong River"
         return Decision(named, "in_query")
@@ -318,15 +332,30 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     return Decision(name.group(1) if verb and name.group(1) in missing else missing[0], "meant")
 
 
+def _field_asked(question: str, intent: str, missing: list[str]) -> str | None:
+    """The field the intent sets its word in ("relationships" of "In relationships, what is dating?"), to a
+    question for the field, context or sense the word is used in."""
+    if not _ASKS_A_FIELD.search(question):
+        return None
+    return next((s for s in missing if re.search(rf"\b[Ii]n {re.escape(s)}\b", intent)
+                 and not span_kinds(s, "en") & {"region", "time"}), None)
+
+
 def _named_by_query(question: str, intent: str, query: str, missing: list[str]) -> str | None:
     """The name the query gives the thing a which-question asks about, as the intent writes it: "Mekong
     River" for "Which river are you asking about?", "The Frieze of Life" for "Which series of works?" of
     "the series of works known as The Frieze of Life". The user says what their query already says."""
     if not _LEADING_WH.match(question) or is_either_or(question, "en"):
         return None
-    head = next((w for w in content_words(question, "en") if w not in _NO_HEAD), None)
+    wh = re.search(r"\b(?:which|what)\b", question, re.IGNORECASE)  # the thing after it: "from which census?"
+    head = next((w for w in content_words(question[wh.end():] if wh else question, "en") if w not in _NO_HEAD), None)
     if head is None:
         return None
+    for word in re.findall(r"[\w'’-]+", query):  # "the 2020 census" for "Population figures from which census?"
+        if tokenize(word)[:1] and same_word(tokenize(word)[0], head):
+            year = re.search(rf"\b({YEAR})\s+{re.escape(word)}\b", query)
+            if year and year.group(1) in intent:
+                return year.group(1)
     for run in capitalised_runs(query):
         words = tokenize(run)
         kind_last = len(words) > 1 and same_word(words[-1], head)  # "Mekong River", not "European" of "European empires"
@@ -470,8 +499,12 @@ def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
     after = side[side.index(word) + 1:side.index(word) + 2]
     if not after or not all(after[0] in other for other in sides if other is not side):
         return True
-    words = tokenize(intent)
-    return any(a == word and b == after[0] for a, b in itertools.pairwise(words))
+    def alike(a: str, b: str) -> bool:  # "conductor" and "conductivity" (stems "conductor", "conduct")
+        return same_word(a, b) or (min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)))
+
+    words = tokenize(intent)  # "the electrical conductivity" or, stop words dropped, "a conductor of electricity"
+    return any((alike(a, word) and alike(b, after[0])) or (alike(a, after[0]) and alike(b, word))
+               for a, b in itertools.pairwise(words))
 
 
 def _own_words_by_side(sides: list[list[str]]) -> list[list[str]]:
@@ -506,10 +539,6 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
         return holds(query, w, language) and holds(intent, w, language)
 
     held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
-    if not held and language == "zh":  # "门票价格还是开放时间？" when the query says 门票: the one side the query names
-        held = [i for i, words in enumerate(own) if any(len(w) > 1 and said(w) for w in words)]
-        if len(held) == 1 and len(own[held[0]]) <= MAX_OWN_WORDS_ZH:
-            own[held[0]] = [w for w in own[held[0]] if len(w) > 1 and said(w)]
     if len(held) != 1:
         return None
     if language == "zh":
@@ -550,6 +579,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # a number or a place of its own is surely another value
         differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
         return Decision(span, "confirmation", reply="no" if differ else "")
+    aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and same_country(question, s)]
+    if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
+        return Decision(min(aliased, key=len), "confirmation", reply="yes")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
@@ -785,7 +817,8 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
     # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
     # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
     digits = zh_numerals_to_digits(intent)
-    return any((c in intent or zh_numerals_to_digits(c) in digits) and not (query and c in query) and _telling_zh(c, offered)
+    said = {c for side in sides for w in side if query and holds(query, w, language) for c in w}  # 常住 of 常住人口
+    return any((c in intent or zh_numerals_to_digits(c) in digits) and _telling_zh(c, offered) and c not in said
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
 
 

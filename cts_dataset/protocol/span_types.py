@@ -15,7 +15,7 @@ import gettext
 import re
 from functools import cache, lru_cache
 
-from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.protocol.word_forms import IRREGULAR_DEMONYMS, same_word
 from cts_dataset.text import CJK, tokenize
 
 TYPED = ("time", "number", "region")
@@ -195,7 +195,8 @@ def names_a_place(span: str) -> bool:
         return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
 
     # not "French-speaking", nor a language's period ("Old English")
-    if any(w.lower() in IRREGULAR_DEMONYMS for w in re.findall(r"(?<!Old )(?<!Middle )(?<!Modern )(?<!Ancient )\b[A-Z][a-z]+\b(?!-)", span)):
+    if any(tokenize(w)[:1] and tokenize(w)[0] in IRREGULAR_DEMONYMS
+           for w in re.findall(r"(?<!Old )(?<!Middle )(?<!Modern )(?<!Ancient )\b[A-Z][a-z]+\b(?!-)", span)):
         return True
     code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
     if code and code.group(1) in _COUNTRY_CODES:
@@ -217,11 +218,22 @@ def names_a_place(span: str) -> bool:
 # Countries and unions written by their initials in prose. Not every ISO code: "IT", "AI" and "CAN" are
 # words and acronyms first.
 _COUNTRY_CODES = frozenset(["US", "USA", "UK", "UAE", "EU", "USSR", "PRC", "DRC", "ROC"])
-# Demonyms that share no first three letters with their country, which names_a_place finds derived forms
-# by ("Nigerian", "Mexican" are found; "Dutch", "Swiss" are not).
-IRREGULAR_DEMONYMS = frozenset(["dutch", "swiss", "british", "english", "welsh", "scottish", "irish", "french",
-                                "danish", "swedish", "finnish", "polish", "turkish", "greek", "thai", "filipino",
-                                "icelandic", "czech", "flemish", "basque", "breton", "magyar", "persian", "siamese"])
+# The names prose gives those countries and unions in full.
+_CODE_NAMES = {"US": ("United States", "America"), "USA": ("United States", "America"),
+               "UK": ("United Kingdom", "Britain", "Great Britain"), "UAE": ("United Arab Emirates",),
+               "EU": ("European Union",), "USSR": ("Soviet Union",), "PRC": ("People's Republic of China",),
+               "DRC": ("Democratic Republic of the Congo",)}
+
+
+def same_country(text: str, span: str) -> bool:
+    """``text`` names a country of ``span`` by its other name: "the United Kingdom's" for "UK", "the US" for
+    "United States"."""
+    for code, names in _CODE_NAMES.items():
+        pairs = [(code, name) for name in names] + [(name, code) for name in names]
+        if any(re.search(rf"\b{re.escape(a)}\b", span) and re.search(rf"\b{re.escape(b)}\b", text)
+               and not re.search(rf"\b{re.escape(a)}\b", text) for a, b in pairs):
+            return True
+    return False
 
 
 @lru_cache(maxsize=65536)

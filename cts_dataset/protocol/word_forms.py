@@ -26,6 +26,7 @@ _DEMONYMS = {
     "madagascar": "malagasi", "monaco": "monegasqu",
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
+IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
 
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
           "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
