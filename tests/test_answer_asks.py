@@ -97,6 +97,11 @@ def test_a_country_named_otherwise_is_confirmed():
     labour = ("How many seats did the Labour Party win in the 1997 UK general election?",
               "How many seats did the Labour Party win in the general election?")
     assert answered(labour, "Is this about the United Kingdom's Labour Party?") == ("Yes, UK", "confirmation")
+    capital = ("Which is the smallest capital city in the European Union by both area and population?",
+               "Which is the smallest capital city by both area and population?")
+    # the union named to set it apart from all of Europe is no yes
+    assert answered(capital, "Do you mean all of Europe, including countries outside the EU?") == (
+        "No, European Union", "confirmation")
 
 
 def test_an_alternative_the_intent_says_with_its_words_the_other_way_round_is_taken():
@@ -126,3 +131,19 @@ def test_a_which_question_about_a_dated_thing_the_query_names_gets_its_year():
     assert answered(census, "Population figures from which census?") == ("2020", "in_query")
     # a state of the country the query names is no name the query gives
     assert answered(census, "Which state is included in the list of most populous cities?")[1] != "in_query"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Who founded the Tata Group, and what else was he known for?",
+      "Who founded the group, and what else was he known for?"), "Which group did he found?", "Tata Group"),
+    (("Who were the founding emperors of the Han and Sui dynasties?", "Who were the founding emperors?"),
+     "Which dynasty were they part of?", "Han and Sui dynasties"),
+])
+def test_a_which_question_gets_the_name_the_intent_gives_that_thing(pair, question, expected):
+    assert answered(pair, question) == (expected, "specify")
+
+
+def test_a_which_question_for_the_thing_the_query_ranks_is_its_own_question():
+    novel = ("Who wrote the best-known Nigerian novel of 1958, and what is it about?",
+             "Who wrote the best-known novel, and what is it about?")
+    assert answered(novel, "Which novel is the best-known?") == (UNKNOWN, "own_question")

@@ -251,7 +251,7 @@ def qualifies_the_query(question: str, guess: str, query: str) -> bool:
     word = tokenize(after.group(1))
     common = _common_words(query)
     return bool(word) and any(same_word(word[0], c) for c in common) \
-        and not any(same_word(word[0], a) for a in _wh_phrases(query))
+        and not any(same_word(word[0], a) for a in wh_phrases(query))
 
 
 _WIDE = frozenset(["country", "continent"])
@@ -287,7 +287,7 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
     rival = _rival_value(question, intent, missing)
     if rival or not missing:
         return rival
-    asked = _wh_phrases(query)
+    asked = wh_phrases(query)
     common = _common_words(query)
     for run in capitalised_runs(question):
         words = tokenize(run)
@@ -319,7 +319,7 @@ def in_its_place(question: str, intent: str, query: str, missing: list[str]) -> 
     between = _between_query_words(question, intent, query, missing)
     if between:
         return between
-    asked = _wh_phrases(query)
+    asked = wh_phrases(query)
     common = _common_words(query)
     for run in capitalised_runs(question):
         at = question.find(run)
@@ -460,7 +460,7 @@ _WH_PHRASE_END = frozenset(["in", "on", "of", "at", "from", "by", "for", "with",
                             "was", "were", "is", "are", "has", "have", "had", "and", "that", "which", "who"])
 
 
-def _wh_phrases(query: str) -> set[str]:
+def wh_phrases(query: str) -> set[str]:
     """The words of the query's what- and which-phrases, what it asks for: "Which famous buildings" of
     "Which famous buildings did the emperor order ...", "the largest lake" of "What is the largest lake on
     Earth". "Who" asks for a person, whatever follows."""

@@ -170,6 +170,16 @@ def holds(text: str, word: str, language: str) -> bool:
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
 
 
+def new_words(words: list[str], intent: str, query: str, language: str) -> list[str]:
+    """The words the intent holds and the query does not."""
+    return [w for w in words if holds(intent, w, language) and not holds(query, w, language)]
+
+
+def names_new(question: str, intent: str, query: str, language: str) -> bool:
+    """The question names something the intent holds and the query does not."""
+    return bool(new_words(content_words(question, language), intent, query, language))
+
+
 def guessed(question: str, fused_query: str, language: str) -> list[str]:
     """The values a question names that the intent does not: its own guess ("Kraków" in "Is that Kraków?",
     "2010" in "Using the 2010 census?"). A value is a number or a capitalised word after the first; other

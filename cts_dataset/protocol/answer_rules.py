@@ -59,6 +59,7 @@ from cts_dataset.protocol.answer_guesses import (
     qualifies_the_query,
     rival_of,
     sought,
+    wh_phrases,
 )
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
@@ -70,6 +71,8 @@ from cts_dataset.protocol.answer_phrasing import (
     is_either_or,
     is_yes_no,
     kind_of,
+    names_new,
+    new_words,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -142,6 +145,8 @@ _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|
 _KIND_NOUNS = frozenset(tokenize("continent continents region regions country countries nation city cities area areas part "
                                  "place location state province year years decade decades century centuries period era "
                                  "date time specific particular certain exact"))
+_RANKING = re.compile(r"^(?:most|least|best|worst|top|first|last|\w+est|[\w-]+-(?:known|largest|longest|biggest|"
+                      r"highest|oldest|smallest|most)|\d+(?:st|nd|rd|th))$", re.IGNORECASE)
 # A question for the field a word is used in ("In which field ...?", "In what sense?", "What context?")
 _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sense|domain|discipline|subject area|area of study)s?\b"
                            r"|\bin what (?:sense|context)\b", re.IGNORECASE)
@@ -235,7 +240,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
             return Decision((left or ranks)[0], "rank")
-    if language == "zh" and _PLANS_ZH.search(question) and not _names_new(question, intent, query, language) \
+    if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
             and not ("从哪" in question and "从" in intent) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         for s in missing):
@@ -291,6 +296,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
+    before = _named_before(question, intent, query, missing) if language == "en" else None
+    if before:  # "Which group did he found?" of "the Tata Group": the intent names which
+        return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language) \
             and not _asks_a_constraint(question, query, missing):
@@ -330,6 +338,38 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", missing[0])
     verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(missing[0])}\b", intent)
     return Decision(name.group(1) if verb and name.group(1) in missing else missing[0], "meant")
+
+
+def _named_before(question: str, intent: str, query: str, missing: list[str]) -> str | None:
+    """The name the query left out that the intent gives the thing a which-question asks for: "Tata Group"
+    for "Which group did he found?", "Han and Sui dynasties" for "Which dynasty were they part of?"."""
+    asked = re.match(r"\s*(?:which|what)\s+([a-z][\w-]*)\b", question, re.IGNORECASE)
+    if not asked or _SPECIFY.search(question) or not tokenize(asked.group(1)) or tokenize(asked.group(1))[0] in _NO_HEAD:
+        return None  # a request to specify ("Which novel are you referring to?") is _specified's
+    thing = tokenize(asked.group(1))[0]
+    if any(same_word(thing, w) for w in wh_phrases(query)) or _ranked_in(thing, query):
+        return None  # "Which city is the largest?", "Which novel is the best-known?" ask what the query searches for
+
+    def names(word: str) -> bool:
+        return bool(tokenize(word)) and same_word(tokenize(word)[0], thing)
+
+    missing = [s for s in missing if s[:1].isupper()]  # a name says which ("third-largest city" does not)
+    ending = [s for s in missing if len(s.split()) > 1 and names(s.split()[-1])]  # "Tata Group" itself
+    if ending:
+        return max(ending, key=len)
+    for span in sorted(missing, key=len, reverse=True):
+        after = re.search(rf"\b{re.escape(span)}\s+([\w-]+)", intent)
+        if after and names(after.group(1)):
+            return span
+    return None
+
+
+def _ranked_in(thing: str, query: str) -> bool:
+    """The query picks its ``thing`` by a rank ("the best-known novel", "the second-largest city"): which
+    one it is, is what the search finds."""
+    words = re.findall(r"[\w'’-]+", query)
+    return any(tokenize(w) and same_word(tokenize(w)[0], thing)
+               for i, w in enumerate(words) if any(_RANKING.search(b) for b in words[max(0, i - 2):i]))
 
 
 def _field_asked(question: str, intent: str, missing: list[str]) -> str | None:
@@ -564,7 +604,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # the guess may name it in other words ("by economic output" for "by GDP").
         return Decision(stated, "criterion", reply="")
     words = content_words(question, language)
-    new = _new_words(words, intent, query, language) if query else []
+    new = new_words(words, intent, query, language) if query else []
     guesses = guessed(question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(question, guesses, missing)
@@ -579,9 +619,6 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # a number or a place of its own is surely another value
         differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
         return Decision(span, "confirmation", reply="no" if differ else "")
-    aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and same_country(question, s)]
-    if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
-        return Decision(min(aliased, key=len), "confirmation", reply="yes")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
@@ -593,6 +630,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(variant, "confirmation", reply="no")
+    aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and same_country(question, s)]
+    if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
+        return Decision(min(aliased, key=len), "confirmation", reply="yes")
     if new and not guesses:
         if language == "zh" and _AVOIDS_ZH.search(question):
             return Decision(UNKNOWN, "confirmation")  # "您是要避开一个人去的情况吗？" confirms nothing the need says
@@ -841,16 +881,6 @@ def _asked_zh(question: str) -> set[str | None]:
     if _HOW_MANY_ZH.search(question):
         kinds.add("number")
     return kinds
-
-
-def _new_words(words: list[str], intent: str, query: str, language: str) -> list[str]:
-    """The words the intent holds and the query does not."""
-    return [w for w in words if holds(intent, w, language) and not holds(query, w, language)]
-
-
-def _names_new(question: str, intent: str, query: str, language: str) -> bool:
-    """The question names something the intent holds and the query does not."""
-    return bool(_new_words(content_words(question, language), intent, query, language))
 
 
 def _names_any(question: str, intent: str, language: str) -> bool:

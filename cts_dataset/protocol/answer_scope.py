@@ -24,9 +24,9 @@ from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
     content_words,
-    holds,
     is_either_or,
     is_yes_no,
+    names_new,
     values_of,
 )
 from cts_dataset.protocol.word_forms import same_word
@@ -154,7 +154,7 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     if not _MORE.search(question):
         return None
     if not ALSO.search(question) and not (query and _OFFER.search(question) and not is_either_or(question, "en")
-                                          and not names_what_only_the_intent_holds(question, intent, query)):
+                                          and not names_new(question, intent, query, "en")):
         return None
     offered = _OFFERED.search(question)
     if not offered:
@@ -185,11 +185,7 @@ def asks_method(question: str, intent: str, query: str) -> bool:
     holds: "Should I count only French-speaking cities?" names what the user means, and is not one."""
     if not _METHOD.search(question):
         return False
-    return not names_what_only_the_intent_holds(question, intent, query)
-
-
-def names_what_only_the_intent_holds(question: str, intent: str, query: str) -> bool:
-    return any(holds(intent, w, "en") and not holds(query, w, "en") for w in content_words(question, "en"))
+    return not names_new(question, intent, query, "en")
 
 
 def names_nothing(question: str) -> bool:
