@@ -60,8 +60,8 @@ def test_a_language_and_a_compound_are_no_place():
 @pytest.mark.parametrize(("pair", "question", "rule"), [
     (PARALYMPICS, "Would you like to know how many athletes took part?", "scope"),  # an offer without "also"
     (INFLATION, "Do you need the month-on-month rate or the year-on-year rate?", "either_or"),  # no years offered
-    (PREMIER, "Do you mean the first woman elected at a general election, or also one who took office between "
-              "elections?", "either_or"),  # a relative "who" makes no wh-question
+    (PREMIER, ("Do you mean the first woman elected at a general election, or also one who took office between "
+              "elections?"), "either_or"),  # a relative "who" makes no wh-question
 ])
 def test_a_question_the_intent_does_not_decide_is_unknown(pair, question, rule):
     assert answered(pair, question) == (UNKNOWN, rule)
@@ -125,9 +125,9 @@ def test_a_question_for_the_field_of_a_word_gets_the_intents_field():
 
 
 def test_a_which_question_about_a_dated_thing_the_query_names_gets_its_year():
-    census = ("Which cities are the fourth- and ninth-most populous in the United States, and how many people did "
-              "they have at the 2020 census?", "Which cities are the most populous in the United States, and how many "
-              "people did they have at the 2020 census?")
+    census = (("Which cities are the fourth- and ninth-most populous in the United States, and how many people did "
+              "they have at the 2020 census?"), ("Which cities are the most populous in the United States, and how many "
+              "people did they have at the 2020 census?"))
     assert answered(census, "Population figures from which census?") == ("2020", "in_query")
     # a state of the country the query names is no name the query gives
     assert answered(census, "Which state is included in the list of most populous cities?")[1] != "in_query"

@@ -7,7 +7,6 @@ import math
 import pytest
 
 from cts_dataset.protocol.time_spans import overlaps, years_named
-from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
 
 EMPEROR = ("Which Roman emperor ruled from 284 to 305, and what was his background?",
@@ -55,5 +54,5 @@ def test_a_guessed_time_that_does_not_hold_the_intents_is_answered_no_and_which(
     "Was it after 1800?",  # a bound that holds it
 ])
 def test_a_guessed_time_that_holds_the_intents_is_no_rival(question):
-    text, rule = answered(INVASION, question, model_says='{"answer": "unknown"}')
+    text, _rule = answered(INVASION, question, model_says='{"answer": "unknown"}')
     assert not text.startswith("No")
