@@ -79,7 +79,7 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
              "dev3": ("_dev3", "dev3"), "dev4": ("_dev4", "dev4"), "heldout4": ("_heldout4", "heldout4"),
-             "dev5": ("_dev5", "dev5"), "heldout5": ("_heldout5", "heldout5")}
+             "dev5": ("_dev5", "dev5"), "heldout5": ("_heldout5", "heldout5"), "dev6": ("_dev6", "dev6")}
 
 
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:

@@ -147,3 +147,24 @@ def test_a_which_question_for_the_thing_the_query_ranks_is_its_own_question():
     novel = ("Who wrote the best-known Nigerian novel of 1958, and what is it about?",
              "Who wrote the best-known novel, and what is it about?")
     assert answered(novel, "Which novel is the best-known?") == (UNKNOWN, "own_question")
+
+
+def test_a_which_question_about_an_owners_thing_is_not_about_the_owner():
+    mahler = ("Which orchestra premiered Gustav Mahler's Symphony No. 8 in Munich in 1910?",
+              "Which orchestra premiered Gustav Mahler's symphony in 1910?")
+    text, rule = answered(mahler, "Which of Mahler's symphonies do you mean?")
+    assert rule != "in_query" and "No. 8" in text
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    (("How many goals did Gerd Müller score in the 1971-72 Bundesliga season?",
+      "How many goals did Gerd Müller score in a Bundesliga season?"),
+     "Do you want the figure from a particular source?", "en", (UNKNOWN, "method")),  # a source: no offer of more
+    (("2024年国庆假期期间，上海虹桥站单日发送旅客最高达到多少万人次？", "国庆假期期间，单日发送旅客最高达到多少万人次？"),
+     "是全国铁路的总发送量吗？", "zh", ("不是，上海虹桥站", "confirmation")),  # 全国铁路: a scope, not a name
+    (("2023年度个人所得税综合所得汇算清缴中，子女教育专项附加扣除每个子女每月的扣除标准是多少元？",
+      "个人所得税综合所得汇算清缴中，专项附加扣除每月的扣除标准是多少元？"),
+     "请问您家里有几个孩子呢？", "zh", (UNKNOWN, "typed")),  # the user's own family, which the need does not say
+])
+def test_sources_scopes_and_the_users_family(pair, question, language, expected):
+    assert answered(pair, question, language) == expected

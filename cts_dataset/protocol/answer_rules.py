@@ -170,7 +170,7 @@ _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of t
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
 _ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批]|首次|首届|头一次|最后一次|末次|上一次|下一次|最后一届")
 _FIRST_ZH = {"首次": "第一次", "头一次": "第一次", "首届": "第一届", "最后一届": "最后一次"}
-_NAME_STARTS_ZH = ("世界", "全国")  # scopes that begin names (世界文化遗产名录, 全国人大); 国内市场 is a scope
+_NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
@@ -364,6 +364,14 @@ def _named_before(question: str, intent: str, query: str, missing: list[str]) ->
     return None
 
 
+def _head(question: str) -> str | None:
+    """The thing a which-question asks for, after its wh-word: "census" of "Population figures from which
+    census?", "symphoni" of "Which of Mahler's symphonies do you mean?" (not the owner)."""
+    wh = re.search(r"\b(?:which|what)\b", question, re.IGNORECASE)
+    rest = re.sub(r"\b[\w-]+['’]s\b|^\s*of\b", " ", question[wh.end():] if wh else question)
+    return next((w for w in content_words(rest, "en") if w not in _NO_HEAD), None)
+
+
 def _ranked_in(thing: str, query: str) -> bool:
     """The query picks its ``thing`` by a rank ("the best-known novel", "the second-largest city"): which
     one it is, is what the search finds."""
@@ -387,8 +395,7 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
     "the series of works known as The Frieze of Life". The user says what their query already says."""
     if not _LEADING_WH.match(question) or is_either_or(question, "en"):
         return None
-    wh = re.search(r"\b(?:which|what)\b", question, re.IGNORECASE)  # the thing after it: "from which census?"
-    head = next((w for w in content_words(question[wh.end():] if wh else question, "en") if w not in _NO_HEAD), None)
+    head = _head(question)
     if head is None:
         return None
     for word in re.findall(r"[\w'’-]+", query):  # "the 2020 census" for "Population figures from which census?"
@@ -925,7 +932,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     # "Under what temperature conditions?" of "at room temperature": the question names what only a span holds
     named = [s for s in missing if span_type(s, language) in (asked, None) and any(
         holds(s, w, language) and not holds(query, w, language) for w in content_words(question, language))] \
-        if query and asked != "region" and not (language == "en" and asks_a_fact(question)) else []
+        if query and language == "en" and asked != "region" and not asks_a_fact(question) else []
     if named:
         return Decision(named[0], "typed")
     typed = [s for s in spans if span_type(s, language) == asked]

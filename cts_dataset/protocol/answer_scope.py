@@ -154,7 +154,7 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     if not _MORE.search(question):
         return None
     if not ALSO.search(question) and not (query and _OFFER.search(question) and not is_either_or(question, "en")
-                                          and not names_new(question, intent, query, "en")):
+                                          and not _METHOD.search(question) and not names_new(question, intent, query, "en")):
         return None
     offered = _OFFERED.search(question)
     if not offered:
@@ -177,7 +177,8 @@ _METHOD = re.compile(
     r"^\W*(?:should|shall|must)\b.*\b(?:count|counted|include|included|cover|covered|measured?|considered?|treated?|"
     r"excluded?|listed|used|given|expressed|rounded|shown|presented)\b"
     r"|^\W*should (?:I|we)\b|^\W*(?:do|would|will) you (?:count|include|consider|treat|exclude)\b"
-    r"|^\W*would you like (?:details|more|a list|a summary|a breakdown|just|only|me to)\b", re.IGNORECASE)
+    r"|^\W*would you like (?:details|more|a list|a summary|a breakdown|just|only|me to)\b"
+    r"|^\W*(?:do|would|should|shall)\b.*\b(?:sources?|format|citations?|references?)\b", re.IGNORECASE)
 
 
 def asks_method(question: str, intent: str, query: str) -> bool:
