@@ -168,3 +168,45 @@ def test_a_which_question_about_an_owners_thing_is_not_about_the_owner():
 ])
 def test_sources_scopes_and_the_users_family(pair, question, language, expected):
     assert answered(pair, question, language) == expected
+
+
+TITICACA = ("What is the surface area of the Bolivian portion of Lake Titicaca?", "What is the surface area of Lake Titicaca?")
+CONCORDE = ("What was the top speed of the Concorde in miles per hour?", "What was the top speed of the Concorde?")
+INFLATION_2023 = ("What was Argentina's annual inflation rate in 2023 as reported by INDEC?",
+                  "What was Argentina's annual inflation rate?")
+SPIRE = ("How tall is the main spire of Ulm Minster in meters?", "How tall is the main spire in meters?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (TITICACA, "What units would you like the area in?", UNKNOWN),  # the intent names no unit: not its region
+    (CONCORDE, "Which units should the speed be given in?", "in miles per hour"),
+    (SPIRE, "Would you like the height in meters or in feet?", "in meters"),  # the query says it too
+    (INFLATION_2023, "Is there a particular source you'd like the figure from?", "Yes, INDEC"),
+])
+def test_a_question_for_the_unit_or_the_source_gets_the_intents_else_unknown(pair, question, expected):
+    assert answered(pair, question) == (expected, "method")
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    (("How many moons of Saturn had been confirmed as of May 2023?", "How many moons of Saturn have been confirmed?"),
+     "Do you want the latest count as of today?", "en", "No, as of May 2023"),
+    (("截至2024年6月底，贵州茅台在A股的总市值是多少？", "贵州茅台在A股的总市值是多少？"),
+     "您指的是最新的实时市值吗？", "zh", "不是，截至2024年6月底"),
+])
+def test_a_guess_of_now_stands_against_a_dated_need(pair, question, language, expected):
+    assert answered(pair, question, language) == (expected, "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("2024年杭州市本科学历人才落户需要缴纳社保满几个月？", "本科学历人才落户需要缴纳社保满几个月？"), "请问您本人目前的户籍在哪里呢？"),
+    (("2024年12月全国大学英语四级考试的笔试开考时间是几点？", "2024年全国大学英语四级考试的开考时间是几点？"),
+     "请问您是在哪个考点参加考试？"),
+])
+def test_a_chinese_question_about_the_users_registration_or_exam_site_is_unknown(pair, question):
+    assert answered(pair, question, "zh") == (UNKNOWN, "plans")
+
+
+def test_a_chinese_demonstrative_with_its_measure_word_guesses_nothing():
+    flute = ("1987年在河南舞阳贾湖遗址出土的骨笛距今大约有多少年？", "出土的骨笛距今大约有多少年？")
+    text, rule = answered(flute, "是1987年出土的那批吗？", "zh")
+    assert text.startswith("是的，1987年") and rule == "confirmation"

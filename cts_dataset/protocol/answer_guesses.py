@@ -29,7 +29,7 @@ from cts_dataset.protocol.span_types import (
     span_kinds,
     span_type,
 )
-from cts_dataset.protocol.time_spans import Interval, dated, overlaps, years_named
+from cts_dataset.protocol.time_spans import NOW_EN, Interval, dated, overlaps, years_named
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -271,6 +271,7 @@ _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINAL_WORDS)}|\w+teenth|\w+tieth|\d+(
 YEAR = r"(?:1\d|20)\d\d"  # a year written in digits, 1000 to 2099
 
 
+
 def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
     """The span the query left out that a yes/no question's guess competes with, which the user then
     gives instead ("No, 1812"), or None:
@@ -347,11 +348,14 @@ def _common_words(query: str) -> set[str]:
 def _rival_value(question: str, intent: str, missing: list[str]) -> str | None:
     """The time or the ordinal left out that a guessed one stands against (see :func:`rival_of`): a time of
     the question's own that does not hold the span's years ("the 1500s" for 1804, "Augustus, who ruled from
-    27 BC to AD 14" for 284 to 305; not "June 1812" nor "after 1800" for 1812)."""
+    27 BC to AD 14" for 284 to 305; not "June 1812" nor "after 1800" for 1812), or a time of now ("the latest
+    count?" for May 2023)."""
     own = [iv for iv in years_named(question) if not _held_years(iv, intent)]
     for span in (s for s in missing if span_type(s, "en") == "time" or dated(s, intent)):
         years = years_named(span, every_number=True)
         if own and years and not any(overlaps(a, b) for a in own for b in years):
+            return span
+        if years and NOW_EN.search(question) and not NOW_EN.search(intent):  # "the latest count, as of today?"
             return span
     ranks = [s for s in missing if _ORDINAL.search(s)]
     said = {_ordinal_number(o) for o in _ORDINAL.findall(intent)}

@@ -103,6 +103,7 @@ from cts_dataset.protocol.span_types import (
     zh_place_level,
 )
 from cts_dataset.protocol.time_spans import dated
+from cts_dataset.protocol.units_and_sources import asks_source, asks_unit, source_of, unit_of
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -167,6 +168,7 @@ _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
+_NOW_ZH = re.compile(r"最新|实时|目前|当前|现在|今年|眼下")  # words for now, which a dated span is not
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
 _ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批]|首次|首届|头一次|最后一次|末次|上一次|下一次|最后一届")
 _FIRST_ZH = {"首次": "第一次", "头一次": "第一次", "首届": "第一届", "最后一届": "最后一次"}
@@ -180,14 +182,17 @@ _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
-# A Chinese question about the user's own plans ("您打算…", "您会从哪里出发…", "您是想顺便…吗？"); not
-# "您想知道…" or "您想了解…": that asks what the user wants to find out, which the need says.
-_PLANS_ZH = re.compile(r"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:站|码头|门|出口|入口)|顺便|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:的)?(?:年龄|多大)")
-# A Chinese question for a spot (a station, a gate, a campus) or for the user's birth, which a city or a
-# time of the need's does not answer ("您从哪个站上车？" of a need about 上海地铁).
-_SPOTS_ZH = ("站", "站点", "出口", "入口", "门", "校区", "网点", "窗口", "营业厅", "航站楼", "码头", "小区", "街道")
+# A Chinese question for a spot (a station, a gate, a campus, an exam site) or for the user's birth, age or
+# household registration, which a city or a time of the need's does not answer ("您从哪个站上车？" of a need
+# about 上海地铁; "您的户籍在哪里？" of a need about 杭州 policy).
+_SPOTS_ZH = ("站", "站点", "出口", "入口", "门", "校区", "网点", "窗口", "营业厅", "航站楼", "码头", "小区", "街道", "考点",
+             "考场")
 _ASKS_A_SPOT_ZH = re.compile(rf"哪(?:个|一个|一)?(?:地铁|火车|高铁|汽车)?(?:{'|'.join(_SPOTS_ZH)})")
-_BIRTH_ZH = re.compile(r"出生|年龄|多大|岁")
+_PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
+# A Chinese question about the user's own plans, spot or person ("您打算…", "您会从哪里出发…", "您是想顺便…
+# 吗？", "您的户籍在哪里？"); not "您想知道…" or "您想了解…": that asks what the user wants to find out.
+_PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
+                       r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
@@ -229,6 +234,11 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     more = more_offered(question, intent, query) if language == "en" else None
     if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
         return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
+    if language == "en" and (asks_unit(question) or asks_source(question)):
+        # "What units would you like the area in?": the unit the intent gives, else unknown
+        found = unit_of(intent, missing) if asks_unit(question) else source_of(intent, missing)
+        if found or asks_unit(question):
+            return Decision(found or UNKNOWN, "method")
     if language == "en" and query and asks_method(question, intent, query) \
             and not guessed(question, intent, language):
         return Decision(UNKNOWN, "method")  # "Should islands that are independent countries count?"
@@ -700,6 +710,9 @@ def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> st
     """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期),
     or the ordinal that a guessed one does ("最后一次" for 第一次). Not a number:
     "B1" or "36强" name things as often as they count them."""
+    dated = [s for s in missing if span_type(s, "zh") == "time" and re.search(YEAR, s)]
+    if dated and _NOW_ZH.search(question) and not _NOW_ZH.search("".join(dated)):
+        return dated[0]  # "您指的是最新的实时市值吗？" of a need as of 2024年6月底
     ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
     said = {_FIRST_ZH.get(o, o) for o in _ORDINAL_ZH.findall(question)}
     if ordinals and said and not said & {_FIRST_ZH.get(o, o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
@@ -872,11 +885,12 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
 def _too_coarse_zh(question: str, span: str) -> bool:
     """A question for a day ("您打算哪天出发？") that a time of the need's does not answer: a year or a month
     (2024年), no date, weekday or holiday; a question for a spot ("您从哪个站上车？") that a city does not; a
-    question for the user's birth or age that no time or number of the need's answers unless it says so."""
+    question for the user's birth, age or household registration that no time, number or place of the
+    need's answers unless it says so."""
     kind = span_type(span, "zh")
     return (bool(_ASKS_A_DAY_ZH.search(question)) and kind == "time" and not _A_DAY_ZH.search(span)) \
         or (bool(_ASKS_A_SPOT_ZH.search(question)) and kind == "region" and is_zh_place(span)) \
-        or (bool(_BIRTH_ZH.search(question)) and kind in ("time", "number") and not _BIRTH_ZH.search(span))
+        or (bool(_PERSON_ZH.search(question)) and kind in ("time", "number", "region") and not _PERSON_ZH.search(span))
 
 
 def _asked_zh(question: str) -> set[str | None]:

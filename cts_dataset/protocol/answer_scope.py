@@ -29,6 +29,7 @@ from cts_dataset.protocol.answer_phrasing import (
     names_new,
     values_of,
 )
+from cts_dataset.protocol.time_spans import NOW_EN
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -154,7 +155,8 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     if not _MORE.search(question):
         return None
     if not ALSO.search(question) and not (query and _OFFER.search(question) and not is_either_or(question, "en")
-                                          and not _METHOD.search(question) and not names_new(question, intent, query, "en")):
+                                          and not _METHOD.search(question) and not NOW_EN.search(question)
+                                          and not names_new(question, intent, query, "en")):
         return None
     offered = _OFFERED.search(question)
     if not offered:

@@ -14,6 +14,9 @@ import math
 import re
 
 Interval = tuple[float, float]
+# Words for now, which a dated span of the intent is not ("the latest figures?" of a need as of May 2023).
+NOW_EN = re.compile(r"\b(?:latest|current|currently|today|nowadays|present-day|up-to-date|most recent|this year)\b",
+                    re.IGNORECASE)
 
 _ERA = r"(?:BCE?|B\.C\.|AD|A\.D\.|CE)"
 _NUMBER = rf"(?:{_ERA}\s*)?\b\d{{1,4}}\b(?:\s*{_ERA})?"
