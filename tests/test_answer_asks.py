@@ -210,3 +210,15 @@ def test_a_chinese_demonstrative_with_its_measure_word_guesses_nothing():
     flute = ("1987年在河南舞阳贾湖遗址出土的骨笛距今大约有多少年？", "出土的骨笛距今大约有多少年？")
     text, rule = answered(flute, "是1987年出土的那批吗？", "zh")
     assert text.startswith("是的，1987年") and rule == "confirmation"
+
+
+def test_a_guessed_name_for_the_querys_thing_gets_no_and_the_whole_name():
+    # the query seeks a period, so "Vesta" guesses the asteroid, not the answer
+    eros = ("What is the orbital period of the asteroid 433 Eros in days?", "What is the orbital period of the asteroid?")
+    assert answered(eros, "Are you asking about Vesta?") == ("No, 433 Eros", "confirmation")
+
+
+def test_a_confirmation_of_what_the_query_says_is_yes():
+    kenya = ("How many medals did Kenya win at the 2022 Commonwealth Games in Birmingham?",
+             "How many medals did Kenya win at the Commonwealth Games?")
+    assert answered(kenya, "Just to confirm, you're asking about Kenya's medal count?") == ("Yes, Kenya", "confirmation")

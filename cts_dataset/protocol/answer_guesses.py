@@ -80,14 +80,16 @@ def _sought_by(clause: str) -> set[str]:
         return {"name"}
     if _AREA.search(clause.split(",")[0]):
         return {"city"}
-    for word in tokenize(clause)[:8]:
+    words = tokenize(clause)[:8]
+    for i, word in enumerate(words):
         levels = {level for level, nouns in _SOUGHT_PLACES.items() if word in nouns}
         if levels:
             return levels
         if word in _MEASURES:
             return set()
         if word not in _SKIP and word.isalpha():
-            return {"name"}
+            # "the orbital period": a word before a measure qualifies it, no name is sought
+            return set() if words[i + 1:i + 2] and words[i + 1] in _MEASURES else {"name"}
     return set()
 
 

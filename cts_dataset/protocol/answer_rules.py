@@ -73,6 +73,7 @@ from cts_dataset.protocol.answer_phrasing import (
     kind_of,
     names_new,
     new_words,
+    values_of,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -667,8 +668,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if same and language == "en" and any(qualifies_the_query(before_relative(question), g, query) for g in guesses):
             # "the Mughal emperor?" for Shah Jahan: the intent neither says nor denies it, only who it is
             return Decision(same[0], "confirmation", reply="")
-        if same:
-            return Decision(same[0], "confirmation")
+        if same:  # the whole name the guess stands against: "No, 433 Eros" for "Are you asking about Vesta?"
+            whole = _whole_name(same[0], missing) if language == "en" else same[0]
+            return Decision(whole, "confirmation", reply="no" if whole != same[0] else None)
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
         # searches for, or what their need does not say. One that describes its guess in a relative clause
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
@@ -681,6 +683,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         typed = _typed(question, missing, spans, language, intent, query)
+        # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
+        said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
+                if language == "en" and query and v in query and v in intent]
+        if said and (typed is None or typed.span == UNKNOWN):
+            return Decision(said[0], "confirmation", reply="yes")
         if typed is not None:
             return typed
         if not _names_any(question, intent, language):
@@ -774,6 +781,13 @@ def _same_number(guess: str, span: str) -> bool:
     the guess says the span more finely, or in other words, it does not stand against it."""
     first = [re.findall(r"\d+", zh_numerals_to_digits(t))[:1] for t in (guess, span)]
     return bool(first[0]) and first[0] == first[1]
+
+
+def _whole_name(span: str, missing: list[str]) -> str:
+    """The longest span the query left out that is ``span`` with more of its name: "433 Eros" for "Eros"
+    (not "433 Eros in days")."""
+    whole = [s for s in missing if span in s and all(w[:1].isupper() or w[:1].isdigit() for w in s.replace(span, " ").split())]
+    return max(whole, key=len, default=span)
 
 
 def _variant_of(question: str, missing: list[str], language: str) -> str | None:
