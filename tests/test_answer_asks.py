@@ -222,3 +222,13 @@ def test_a_confirmation_of_what_the_query_says_is_yes():
     kenya = ("How many medals did Kenya win at the 2022 Commonwealth Games in Birmingham?",
              "How many medals did Kenya win at the Commonwealth Games?")
     assert answered(kenya, "Just to confirm, you're asking about Kenya's medal count?") == ("Yes, Kenya", "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("苹果A17 Pro芯片采用的是台积电哪一代制程工艺？", "苹果芯片采用的是台积电哪一代制程工艺？"), "您是指M3芯片吗？", "不是，A17 Pro"),
+    (("高通骁龙8 Gen 3处理器的CPU最高主频是多少GHz？", "高通骁龙处理器的CPU最高主频是多少GHz？"), "您是说骁龙8 Gen 2吗？", "不是，8 Gen 3"),
+    (("1987年在河南舞阳贾湖遗址出土的骨笛距今大约有多少年？", "出土的骨笛距今大约有多少年？"), "您问的是浙江河姆渡遗址出土的骨笛吗？",
+     "不是，河南舞阳贾湖遗址"),
+])
+def test_a_chinese_guess_is_answered_with_the_whole_name_it_stands_against(pair, question, expected):
+    assert answered(pair, question, "zh") == (expected, "confirmation")

@@ -629,7 +629,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = _rival_place_zh(question, guesses, query, missing) or synonyms_zh.stood_against(question, intent, missing)
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
-        return Decision(rival, "confirmation", reply="no")
+        return Decision(_whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
     if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
         guess, span = placed
@@ -647,7 +647,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     variant = (_variant_of(question, missing, language) if language == "en"
                else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
-        return Decision(variant, "confirmation", reply="no")
+        return Decision(_whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
     aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and same_country(question, s)]
     if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
         return Decision(min(aliased, key=len), "confirmation", reply="yes")
@@ -711,6 +711,22 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     if not described or guessed(before_relative(question), intent, "en") or _POINTS_AT_THE_ANSWER.match(question):
         return None  # "Are you thinking of the Amazon?", "Is that blue agave you're thinking of?" guess the answer
     return Decision(untyped[0], "meant", reply="")
+
+
+def _whole_zh(span: str, missing: list[str], question: str) -> str:
+    """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
+    "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of
+    a block the query left out, where it ends as the guess does, and is a value of the part's kind)."""
+    best = span
+    for block in (s for s in missing if span in s and s != span):
+        if re.fullmatch(r"[A-Za-z0-9 .+-]+", block):
+            whole = block
+        else:
+            whole = block[block.index(span):]
+            if whole[-2:] not in question or span_type(whole, "zh") != span_type(span, "zh"):
+                continue
+        best = max(best, whole, key=len)
+    return best
 
 
 def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
