@@ -222,6 +222,9 @@ def test_a_confirmation_of_what_the_query_says_is_yes():
     kenya = ("How many medals did Kenya win at the 2022 Commonwealth Games in Birmingham?",
              "How many medals did Kenya win at the Commonwealth Games?")
     assert answered(kenya, "Just to confirm, you're asking about Kenya's medal count?") == ("Yes, Kenya", "confirmation")
+    mahler = ("Which orchestra premiered Gustav Mahler's Symphony No. 8 in Munich in 1910?",
+              "Which orchestra premiered Gustav Mahler's symphony in 1910?")
+    assert answered(mahler, "Are you asking about the symphony by Mahler?") == ("Yes, Gustav Mahler", "confirmation")
 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [

@@ -686,8 +686,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
         said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
                 if language == "en" and query and v in query and v in intent]
-        if said and (typed is None or typed.span == UNKNOWN):
-            return Decision(said[0], "confirmation", reply="yes")
+        if said and (typed is None or typed.span == UNKNOWN):  # the name as the query writes it ("Gustav Mahler")
+            runs = [r for r in (re.sub(r"['’]s$", "", r) for r in capitalised_runs(query, skip_first=False))
+                    if said[0] in r and r in intent]
+            return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
         if not _names_any(question, intent, language):
