@@ -235,3 +235,14 @@ def test_a_confirmation_of_what_the_query_says_is_yes():
 ])
 def test_a_chinese_guess_is_answered_with_the_whole_name_it_stands_against(pair, question, expected):
     assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+def test_which_one_after_a_sentence_of_reasons_gets_the_time_that_qualifies_the_thing():
+    ben_hur = ("Who directed the 1959 film adaptation of Ben-Hur?", "Who directed the film adaptation of Ben-Hur?")
+    question = "There are several film adaptations of Ben-Hur. Which one are you referring to?"
+    assert answered(ben_hur, question) == ("1959", "meant")
+
+
+def test_names_given_as_examples_are_no_guess_of_their_own():
+    assert answered(LAKE, "Do you only want freshwater lakes, excluding saltwater ones like the Caspian Sea?") == (
+        "Yes, freshwater", "confirmation")

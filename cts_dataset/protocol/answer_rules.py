@@ -149,6 +149,7 @@ _KIND_NOUNS = frozenset(tokenize("continent continents region regions country co
                                  "date time specific particular certain exact"))
 _RANKING = re.compile(r"^(?:most|least|best|worst|top|first|last|\w+est|[\w-]+-(?:known|largest|longest|biggest|"
                       r"highest|oldest|smallest|most)|\d+(?:st|nd|rd|th))$", re.IGNORECASE)
+_EXAMPLES = re.compile(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\s+[^,;?]*", re.IGNORECASE)
 # A question for the field a word is used in ("In which field ...?", "In what sense?", "What context?")
 _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sense|domain|discipline|subject area|area of study)s?\b"
                            r"|\bin what (?:sense|context)\b", re.IGNORECASE)
@@ -328,7 +329,7 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     settles it, the user says which with what their query left out. Not a question for a time, a number or
     a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
     query may hold. A time or a number answers only a question about the thing the query searches for."""
-    if not (query and missing and _WHICH_IS_MEANT.match(question)):
+    if not (query and missing and _WHICH_IS_MEANT.match(_asking_part(question))):  # after a sentence of reasons too
         return None
     if any(scores(question).get(kind, 0) > STRONG_CUE for kind in TYPED):
         return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
@@ -343,7 +344,8 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
     searched = set(tokenize(phrase.group(1))) if phrase else set()
-    if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")):
+    if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")) \
+            and not _qualifies(missing[0], question, intent):
         return None
     # "Fyodor Dostoevsky" of "Which novels did Fyodor Dostoevsky write", where the query said another verb too
     name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", missing[0])
@@ -426,6 +428,14 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
             return None
         return run
     return None
+
+
+def _qualifies(span: str, question: str, intent: str) -> bool:
+    """The span stands right before a thing the question names ("the 1959 film adaptation" for "There are
+    several film adaptations of Ben-Hur. Which one ...?"; not 1903 for the physics of "the 1903 Nobel Prize
+    in Physics")."""
+    after = re.search(rf"\b{re.escape(span)}\s+((?:[\w'’-]+\s+){{0,1}}[\w'’-]+)", intent)
+    return bool(after) and any(same_word(t, w) for t in tokenize(after.group(1)) for w in content_words(question, "en"))
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
@@ -623,7 +633,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(stated, "criterion", reply="")
     words = content_words(question, language)
     new = new_words(words, intent, query, language) if query else []
-    guesses = guessed(question, intent, language)
+    # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
+    guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(question, guesses, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
@@ -659,7 +670,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
-        return Decision(span, "confirmation") if span else None
+        # with its examples' names left out, the question names the span: yes ("freshwater lakes, ... like the Caspian?")
+        exemplified = language == "en" and bool(guessed(question, intent, language))
+        return Decision(span, "confirmation", reply="yes" if exemplified else None) if span else None
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
