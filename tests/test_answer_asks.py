@@ -246,3 +246,11 @@ def test_which_one_after_a_sentence_of_reasons_gets_the_time_that_qualifies_the_
 def test_names_given_as_examples_are_no_guess_of_their_own():
     assert answered(LAKE, "Do you only want freshwater lakes, excluding saltwater ones like the Caspian Sea?") == (
         "Yes, freshwater", "confirmation")
+
+
+def test_a_description_in_the_querys_words_of_time_asks_no_time():
+    # "of the century" is the query's: the question describes who is meant, and the user says who
+    greatest = ("Which footballer and boxer were honoured as the greatest of the century in 1999?",
+                "Who were honoured as the greatest of the century?")
+    assert answered(greatest, "Are you asking about the greatest scientists of the century?") == (
+        "footballer and boxer", "meant")

@@ -695,7 +695,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         span = _first_holding(new, missing, spans, language, shortest=True)
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
-        typed = _typed(question, missing, spans, language, intent, query)
+        # "the greatest scientists of the century?" asks no time when the query says "of the century"
+        own = " ".join(w for w in question.split() if not (language == "en" and query and holds(query, w.strip("?,.!"), language)))
+        typed = _typed(question, missing, spans, language, intent, query) \
+            if language != "en" or classify(own) in TYPED else None
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
         said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
                 if language == "en" and query and v in query and v in intent]
@@ -720,12 +723,13 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     if not query or not _ASKS_WHAT_IS_MEANT.search(question):
         return None
     untyped = [s for s in missing if span_type(s, "en") is None]
+    untyped = [s for s in untyped if not any(s != o and s in o for o in untyped)]  # "footballer and boxer", not its parts
     if len(untyped) != 1 or ALSO.search(question):  # "Are you interested in its melting point too?" offers more
         return None
     described = [w for w in content_words(before_relative(question), "en") if not holds(intent, w, "en")]
     if not described or guessed(before_relative(question), intent, "en") or _POINTS_AT_THE_ANSWER.match(question):
         return None  # "Are you thinking of the Amazon?", "Is that blue agave you're thinking of?" guess the answer
-    return Decision(untyped[0], "meant", reply="")
+    return Decision(re.sub(r"^(?:Which|What|Whose)\s+", "", untyped[0]), "meant", reply="")  # not "Which footballer ..."
 
 
 def _whole_zh(span: str, missing: list[str], question: str) -> str:
