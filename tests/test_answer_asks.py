@@ -254,3 +254,9 @@ def test_a_description_in_the_querys_words_of_time_asks_no_time():
                 "Who were honoured as the greatest of the century?")
     assert answered(greatest, "Are you asking about the greatest scientists of the century?") == (
         "footballer and boxer", "meant")
+
+
+def test_a_description_of_the_querys_thing_the_intent_lacks_gets_what_is_meant():
+    infections = ("What are encephalitis and meningitis, and what symptoms do they cause?",
+                  "What are brain infections, and what symptoms do they cause?")
+    assert answered(infections, "Do you mean brain abscesses?") == ("encephalitis and meningitis", "meant")

@@ -708,7 +708,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
-        if not _names_any(question, intent, language):
+        # "Do you mean brain abscesses?" of a query for brain infections describes the query's thing: what
+        # is meant (_what_is_meant); "Do you also want climbing routes?" names nothing of the pair
+        describes = language == "en" and bool(query) and bool(_ASKS_WHAT_IS_MEANT.search(question)) \
+            and _names_any(question, query, language)
+        if not _names_any(question, intent, language) and not describes:
             return Decision(UNKNOWN, "confirmation")
     return None
 
