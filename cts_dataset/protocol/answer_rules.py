@@ -726,7 +726,9 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     number: the other rules') or points at the answer with "that" or "it"."""
     if not query or not _ASKS_WHAT_IS_MEANT.search(question):
         return None
-    untyped = [s for s in missing if span_type(s, "en") is None]
+    # not a word the query says too ("area" of "metropolitan areas"), nor a part of a longer one
+    untyped = [s for s in missing if span_type(s, "en") is None
+               and not all(holds(query, w, "en") for w in content_words(s, "en"))]
     untyped = [s for s in untyped if not any(s != o and s in o for o in untyped)]  # "footballer and boxer", not its parts
     if len(untyped) != 1 or ALSO.search(question):  # "Are you interested in its melting point too?" offers more
         return None
