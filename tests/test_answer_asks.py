@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.span_types import span_type
+from cts_dataset.protocol.time_spans import years_named
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
 
@@ -260,3 +261,67 @@ def test_a_description_of_the_querys_thing_the_intent_lacks_gets_what_is_meant()
     infections = ("What are encephalitis and meningitis, and what symptoms do they cause?",
                   "What are brain infections, and what symptoms do they cause?")
     assert answered(infections, "Do you mean brain abscesses?") == ("encephalitis and meningitis", "meant")
+
+
+JAPAN = ("What was the GDP of Japan in 2019?", "What was the GDP of Japan?")
+KENYA_2016 = ("How many medals did Kenya win in athletics at the 2016 Olympics?",
+              "How many medals did Kenya win at the 2016 Olympics?")
+NOT_NOW = '{"answer": "unknown"}'
+
+
+@pytest.mark.parametrize(("pair", "question", "language"), [
+    (("How many refugees did Germany take in during 2015?", "How many refugees did Germany take in?"),
+     "Are you currently living in Germany?", "en"),  # the user's now, not the figure's
+    (JAPAN, "Are you asking because of a school project due today?", "en"),
+    (JAPAN, "Is the current exchange rate fine for converting it to dollars?", "en"),
+    (("截至2024年6月底贵州茅台的市值是多少？", "贵州茅台的市值是多少？"), "您目前持有茅台股票吗？", "zh"),
+    (("2024年广东高考报名人数是多少？", "高考报名人数是多少？"), "您现在在广东吗？", "zh"),
+    (KENYA_2016, "Are you from Kenya?", "en"),  # what the query says, asked of the user
+    (KENYA_2016, "Are you planning a trip to Kenya?", "en"),
+    (("Which infantry unit did Tolkien serve in during the Battle of the Somme?",
+      "Which infantry unit did Tolkien serve in?"), "Which unit are you asking about, in which battle?", "en"),
+])
+def test_the_users_own_now_or_place_is_no_answer_the_need_gives(pair, question, language):
+    text, rule = answered(pair, question, language, model_says=NOT_NOW)
+    assert not text.startswith(("No", "不是", "Yes")), (text, rule)
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Who was president of the United States in 1865?", "Who was president of the United States?"),
+     "Are you asking about the 1800s?", "Yes, 1865"),  # the century, not 1800 to 1809
+    (("Who was president of the United States in 1865?", "Who was president of the United States?"),
+     "Do you mean in the 19th century?", "Yes, 1865"),
+    (("Which emperor reunified China in 581?", "Which emperor reunified China?"), "Was that the 580s?", "Yes, 581"),
+    (("Which is the largest lake in the US?", "Which is the largest lake?"), "Are you asking about South America?",
+     "No, US"),  # America is no other name of the US
+    (("What was the population of Osaka in 2020?", "What was the population in 2020?"),
+     "Would you like the population of Tokyo?", "No, Osaka"),  # a guess, no offer of more
+])
+def test_times_that_hold_the_intents_and_guesses_that_do_not(pair, question, expected):
+    assert answered(pair, question)[0] == expected
+
+
+def test_a_shortened_range_end_takes_its_century_from_the_first():
+    assert years_named("the 1914-18 war") == [(1914, 1918)] and years_named("the 2020-21 season") == [(2020, 2021)]
+    assert years_named("models under $2000") == [] and years_named("a 2000 square kilometre city") == []
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("How tall is the Burj Khalifa in meters, and how much did it cost to build?",
+      "How tall is the Burj Khalifa, and how much did it cost to build?"), "In what currency should the cost be given?",
+     (UNKNOWN, "method")),  # a length is no currency
+    (("Where is the source of the Blue Nile, according to Ethiopian geographers?", "Where is the source of the Nile?"),
+     "Do you mean the source of the Blue Nile or the White Nile?", ("Blue Nile", "either_or")),  # no source of data
+    (("When was the Lincoln Memorial built?", "When was the memorial built?"), "Which city is the memorial in?",
+     (UNKNOWN, "typed")),  # a place inside a name does not say where
+    (("When did the Ming dynasty end in China?", "When did the dynasty end in China?"), "Which dynasty came after it?",
+     None),  # another dynasty than the one meant
+    (("Which continent is Lake Victoria in?", "Which continent is the lake in?"),
+     "Are you referring to a specific continent or region?", None),  # the kind the query searches for
+])
+def test_units_sources_places_and_kinds_only_where_asked(pair, question, expected):
+    text, rule = answered(pair, question, model_says=NOT_NOW)
+    if expected is None:
+        assert rule not in ("method", "specify", "typed", "either_or") or text == UNKNOWN, (text, rule)
+    else:
+        assert (text, rule) == expected

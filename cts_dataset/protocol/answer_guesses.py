@@ -29,7 +29,7 @@ from cts_dataset.protocol.span_types import (
     span_kinds,
     span_type,
 )
-from cts_dataset.protocol.time_spans import NOW_EN, Interval, dated, overlaps, years_named
+from cts_dataset.protocol.time_spans import NOW_EN, YEAR, Interval, dated, overlaps, years_named
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -270,7 +270,6 @@ _ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seven
                   "eighteenth", "nineteenth", "twentieth"]
 # Ordinal words, which a rank the query left out is written with ("the first president" for the seventh).
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINAL_WORDS)}|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
-YEAR = r"(?:1\d|20)\d\d"  # a year written in digits, 1000 to 2099
 
 
 
@@ -287,7 +286,7 @@ def rival_of(question: str, guesses: list[str], intent: str, query: str, missing
       sets that word in a field ("a video game?" for "In mathematics, what is a game?"): another sense.
     The span nearest that word in the intent. (Guesses in the span's own place that may only say it in
     other words: :func:`in_its_place`.)"""
-    rival = _rival_value(question, intent, missing)
+    rival = _rival_value(question, intent, query, missing)
     if rival or not missing:
         return rival
     asked = wh_phrases(query)
@@ -347,17 +346,41 @@ def _common_words(query: str) -> set[str]:
     return {t for w in query.split() if w[:1].islower() for t in tokenize(w)}
 
 
-def _rival_value(question: str, intent: str, missing: list[str]) -> str | None:
+def _times_left_out(intent: str, missing: list[str]) -> list[tuple[str, list[Interval]]]:
+    """The whole time spans the query left out (not "305" of "284 to 305"), with their years."""
+    times = [s for s in missing if span_type(s, "en") == "time" or dated(s, intent)]
+    return [(s, years_named(s, every_number=True)) for s in times if not any(s != o and s in o for o in times)]
+
+
+def says_now(question: str, query: str) -> bool:
+    """The question dates the figure searched for now: "the latest count?", "the current president?" (a
+    word of the query's after the word for now); not "the current exchange rate" of a query about GDP."""
+    if NOW_EN.search(question):
+        return True
+    now = re.search(r"\b(?:current|present|today's|latest|most recent)\s+((?:[\w-]+\s+){0,2}[\w-]+)", question, re.IGNORECASE)
+    return bool(now) and any(holds(query, w, "en") for w in content_words(now.group(1), "en"))
+
+
+def time_agreeing(question: str, intent: str, missing: list[str]) -> str | None:
+    """The time left out that a time of the question's own holds ("the 19th century?", "the 1860s?" for
+    1865; "the 580s?" for 581): yes, and which."""
+    own = [iv for iv in years_named(question) if not _held_years(iv, intent)]
+    for span, years in _times_left_out(intent, missing):
+        if own and years and all(any(a[0] <= y[0] and y[1] <= a[1] for a in own) for y in years):
+            return span
+    return None
+
+
+def _rival_value(question: str, intent: str, query: str, missing: list[str]) -> str | None:
     """The time or the ordinal left out that a guessed one stands against (see :func:`rival_of`): a time of
     the question's own that does not hold the span's years ("the 1500s" for 1804, "Augustus, who ruled from
     27 BC to AD 14" for 284 to 305; not "June 1812" nor "after 1800" for 1812), or a time of now ("the latest
     count?" for May 2023)."""
     own = [iv for iv in years_named(question) if not _held_years(iv, intent)]
-    for span in (s for s in missing if span_type(s, "en") == "time" or dated(s, intent)):
-        years = years_named(span, every_number=True)
+    for span, years in _times_left_out(intent, missing):
         if own and years and not any(overlaps(a, b) for a in own for b in years):
             return span
-        if years and NOW_EN.search(question) and not NOW_EN.search(intent):  # "the latest count, as of today?"
+        if years and says_now(question, query) and not NOW_EN.search(intent):  # "the latest count, as of today?"
             return span
     ranks = [s for s in missing if _ORDINAL.search(s)]
     said = {_ordinal_number(o) for o in _ORDINAL.findall(intent)}
@@ -368,8 +391,9 @@ def _rival_value(question: str, intent: str, missing: list[str]) -> str | None:
 
 
 def _held_years(interval: Interval, intent: str) -> bool:
-    """An interval whose ends the intent writes itself (the intent's own years are no guess)."""
-    return all(math.isinf(end) or re.search(rf"(?<!\d){abs(int(end))}(?!\d)", intent) for end in interval)
+    """An interval whose ends the intent names as years itself (the intent's own years are no guess)."""
+    named = {end for found in years_named(intent) for end in found}
+    return all(math.isinf(end) or end in named for end in interval)
 
 
 def _between_query_words(question: str, intent: str, query: str, missing: list[str]) -> tuple[str, str] | None:

@@ -46,7 +46,6 @@ from cts_dataset.diagnostics.rules import classify, scores  # the one question-t
 from cts_dataset.protocol import answer_choices_zh, synonyms_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
-    YEAR,
     agrees,
     asked_level,
     capitalised_runs,
@@ -59,6 +58,7 @@ from cts_dataset.protocol.answer_guesses import (
     qualifies_the_query,
     rival_of,
     sought,
+    time_agreeing,
     wh_phrases,
 )
 from cts_dataset.protocol.answer_phrasing import (
@@ -98,12 +98,12 @@ from cts_dataset.protocol.span_types import (
     ERA_ZH,
     TYPED,
     is_zh_place,
-    same_country,
+    names_country_otherwise,
     span_kinds,
     span_type,
     zh_place_level,
 )
-from cts_dataset.protocol.time_spans import dated
+from cts_dataset.protocol.time_spans import NOW_ZH, YEAR, dated
 from cts_dataset.protocol.units_and_sources import asks_source, asks_unit, source_of, unit_of
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
@@ -132,6 +132,7 @@ _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentag
 _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tell me|specify|clarify|say|let me know|confirm|"
                          r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,3}?"
                          r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+_AFTER_LEAD_IN = re.compile(r"\s*(?:which|what)\b", re.IGNORECASE)  # the clause after a lead-in's comma
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -147,9 +148,14 @@ _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|
 _KIND_NOUNS = frozenset(tokenize("continent continents region regions country countries nation city cities area areas part "
                                  "place location state province year years decade decades century centuries period era "
                                  "date time specific particular certain exact"))
+_NOW_WORD = re.compile(r"current|currently|today|now|latest|present", re.IGNORECASE)  # "the current exchange rate": no time asked
+_ANOTHER = re.compile(r"\b(?:after|before|preceded|preceding|succeeded|succeeding|next|previous|followed|replaced|"
+                      r"other|another|else|rival|opposing)\b", re.IGNORECASE)
 _RANKING = re.compile(r"^(?:most|least|best|worst|top|first|last|\w+est|[\w-]+-(?:known|largest|longest|biggest|"
                       r"highest|oldest|smallest|most)|\d+(?:st|nd|rd|th))$", re.IGNORECASE)
-_EXAMPLES = re.compile(r",?\s*\b(?:like|such as|e\.g\.|for example|for instance)\s+[^,;?]*", re.IGNORECASE)
+# Examples a question gives ("..., like the Caspian Sea", "such as Lake Baikal"); not "Would you like ...".
+_EXAMPLES = re.compile(r",?(?<!\byou)(?<!\bwe)(?<!\bI)(?<!\bthey)\s+(?:like|such as|e\.g\.|for example|for instance)\s+[^,;?]*",
+                       re.IGNORECASE)
 # A question for the field a word is used in ("In which field ...?", "In what sense?", "What context?")
 _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sense|domain|discipline|subject area|area of study)s?\b"
                            r"|\bin what (?:sense|context)\b", re.IGNORECASE)
@@ -163,6 +169,10 @@ _NO_HEAD = frozenset(tokenize("type kind sort form variety category genre style 
 _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
+# The user as the subject of a verb of their own ("Are you from Kenya?", "Do you live in Canada?"), not of
+# asking or meaning ("Are you asking about ...?")
+_TO_USER_AS_SUBJECT = re.compile(r"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:asking|referring|thinking|"
+                                 r"talking|interested|looking|after|mean|meaning|want|wanting|need|focus))", re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
@@ -170,7 +180,6 @@ _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
-_NOW_ZH = re.compile(r"最新|实时|目前|当前|现在|今年|眼下")  # words for now, which a dated span is not
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
 _ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批]|首次|首届|头一次|最后一次|末次|上一次|下一次|最后一届")
 _FIRST_ZH = {"首次": "第一次", "头一次": "第一次", "首届": "第一届", "最后一届": "最后一次"}
@@ -236,14 +245,21 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     more = more_offered(question, intent, query) if language == "en" else None
     if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
         return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
-    if language == "en" and (asks_unit(question) or asks_source(question)):
-        # "What units would you like the area in?": the unit the intent gives, else unknown
-        found = unit_of(intent, missing) if asks_unit(question) else source_of(intent, missing)
-        if found or asks_unit(question):
+    unit = language == "en" and asks_unit(question) and not {"currenc", "unit"} & wh_phrases(query)
+    if unit or (language == "en" and asks_source(question)):
+        # "What units would you like the area in?": the unit the intent gives, else unknown (not "What
+        # currency did Estonia use?" asked back: that is what the user searches for)
+        found = unit_of(question, intent, missing) if unit else source_of(intent, missing)
+        if found or unit:
             return Decision(found or UNKNOWN, "method")
     if language == "en" and query and asks_method(question, intent, query) \
             and not guessed(question, intent, language):
-        return Decision(UNKNOWN, "method")  # "Should islands that are independent countries count?"
+        # "Should I count only freshwater lakes?" of a need for the largest saltwater lake: a question of what
+        # to count is answered by the kind the need counts, where the query left out a word of no kind right
+        # before the thing the question counts; else unknown
+        # ("Should islands that are independent countries count?")
+        scope = [s for s in _untyped_left_out(missing, query) if _qualifies(s, question, intent)]
+        return Decision(scope[0] if len(scope) == 1 else UNKNOWN, "method", reply="" if len(scope) == 1 else None)
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
@@ -253,7 +269,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if ranks:
             return Decision((left or ranks)[0], "rank")
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
-            and not ("从哪" in question and "从" in intent) \
+            and not ("从哪" in question and re.search(rf"从[{CJK}]{{1,12}}?(?:到|出发|坐|乘|去|飞|上车|上船)", intent)) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         for s in missing):
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
@@ -276,7 +292,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
             # ("哪一年，还是哪个时期？" does)
             return Decision(UNKNOWN, "either_or")
-        if language != "en" or _LEADING_WH.match(question):
+        # "Just so I can help, which continent or region ...?" asks after its lead-in
+        if language != "en" or _LEADING_WH.match(question) or _AFTER_LEAD_IN.match(question.split(",")[-1]):
             # "Which plant species or genus do you mean?" offers kinds; "Which award do you mean — FIFA's, or a
             # magazine poll?" offers values the intent does not name: the intent takes no side
             named = any(guessed(p, intent, language) for p in offered)
@@ -287,7 +304,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
         # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
         # holds neither side.
-        if typed is not None and typed.span != UNKNOWN and _kinds_only(offered):
+        if typed is not None and typed.span != UNKNOWN and _kinds_only(offered) \
+                and not any(same_word(w, k) for p in offered for w in content_words(p, "en") for k in wh_phrases(query)):
             return typed  # "Are you referring to a specific continent or region?" asks for a place
         if typed is not None and typed.span != UNKNOWN and not _offers_kind(question, classify(question)):
             return Decision(UNKNOWN, "either_or")
@@ -360,6 +378,8 @@ def _named_before(question: str, intent: str, query: str, missing: list[str]) ->
     if not asked or _SPECIFY.search(question) or not tokenize(asked.group(1)) or tokenize(asked.group(1))[0] in _NO_HEAD:
         return None  # a request to specify ("Which novel are you referring to?") is _specified's
     thing = tokenize(asked.group(1))[0]
+    if _ANOTHER.search(question):
+        return None  # "Which dynasty came after it?" asks another one
     if any(same_word(thing, w) for w in wh_phrases(query)) or _ranked_in(thing, query):
         return None  # "Which city is the largest?", "Which novel is the best-known?" ask what the query searches for
 
@@ -416,6 +436,7 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
             year = re.search(rf"\b({YEAR})\s+{re.escape(word)}\b", query)
             if year and year.group(1) in intent:
                 return year.group(1)
+    found = []
     for run in capitalised_runs(query):
         words = tokenize(run)
         kind_last = len(words) > 1 and same_word(words[-1], head)  # "Mekong River", not "European" of "European empires"
@@ -426,8 +447,8 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
         before = intent[:intent.find(run)].removesuffix("the ").rstrip()
         if any(before.endswith(s) for s in missing):  # "the 1903 Nobel Prize in Physics": which one, the span says
             return None
-        return run
-    return None
+        found.append(run)
+    return found[0] if len(found) == 1 else None  # "the Mekong River or the Yangtze River": which one, the search says
 
 
 def _qualifies(span: str, question: str, intent: str) -> bool:
@@ -639,6 +660,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         else _rival_value_zh(question, guesses, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = _rival_place_zh(question, guesses, query, missing) or synonyms_zh.stood_against(question, intent, missing)
+    agreeing = time_agreeing(question, intent, missing) if language == "en" else None
+    if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
+        return Decision(agreeing, "confirmation", reply="yes")
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(_whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
@@ -659,7 +683,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(_whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
-    aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and same_country(question, s)]
+    aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and names_country_otherwise(question, s)]
     if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
         return Decision(min(aliased, key=len), "confirmation", reply="yes")
     if new and not guesses:
@@ -696,15 +720,17 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         # "the greatest scientists of the century?" asks no time when the query says "of the century"
-        own = " ".join(w for w in question.split() if not (language == "en" and query and holds(query, w.strip("?,.!"), language)))
+        own = " ".join(w for w in question.split() if not (language == "en" and (
+            (query and holds(query, w.strip("?,.!"), language)) or _NOW_WORD.fullmatch(w.strip("?,.!")))))
         typed = _typed(question, missing, spans, language, intent, query) \
-            if language != "en" or classify(own) in TYPED else None
+            if language != "en" or classify(own) == classify(question) else None
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
         said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
-                if language == "en" and query and v in query and v in intent]
+                if language == "en" and query and v in query and v in intent and _ASKS_WHAT_IS_MEANT.search(question)
+                and not _TO_USER_AS_SUBJECT.search(question)]
         if said and (typed is None or typed.span == UNKNOWN):  # the name as the query writes it ("Gustav Mahler")
             runs = [r for r in (re.sub(r"['’]s$", "", r) for r in capitalised_runs(query, skip_first=False))
-                    if said[0] in r and r in intent]
+                    if said[0] in r and r in intent and all(w[:1].isupper() for w in r.split())]  # not "Prime Minister of Canada"
             return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
@@ -726,10 +752,7 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     number: the other rules') or points at the answer with "that" or "it"."""
     if not query or not _ASKS_WHAT_IS_MEANT.search(question):
         return None
-    # not a word the query says too ("area" of "metropolitan areas"), nor a part of a longer one
-    untyped = [s for s in missing if span_type(s, "en") is None
-               and not all(holds(query, w, "en") for w in content_words(s, "en"))]
-    untyped = [s for s in untyped if not any(s != o and s in o for o in untyped)]  # "footballer and boxer", not its parts
+    untyped = _untyped_left_out(missing, query)
     if len(untyped) != 1 or ALSO.search(question):  # "Are you interested in its melting point too?" offers more
         return None
     described = [w for w in content_words(before_relative(question), "en") if not holds(intent, w, "en")]
@@ -754,13 +777,24 @@ def _whole_zh(span: str, missing: list[str], question: str) -> str:
     return best
 
 
+def _untyped_left_out(missing: list[str], query: str) -> list[str]:
+    """The spans of no kind the query left out (a kind, a field, a description: "saltwater", "in athletics"):
+    not a word the query says too ("area" of "metropolitan areas"), nor a part of a longer one ("footballer"
+    of "footballer and boxer")."""
+    untyped = [s for s in missing if span_type(s, "en") is None
+               and not all(holds(query, w, "en") for w in content_words(s, "en"))]
+    return [s for s in untyped if not any(s != o and s in o for o in untyped)]
+
+
 def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
     """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期),
     or the ordinal that a guessed one does ("最后一次" for 第一次). Not a number:
     "B1" or "36强" name things as often as they count them."""
-    dated = [s for s in missing if span_type(s, "zh") == "time" and re.search(YEAR, s)]
-    if dated and _NOW_ZH.search(question) and not _NOW_ZH.search("".join(dated)):
-        return dated[0]  # "您指的是最新的实时市值吗？" of a need as of 2024年6月底
+    # "您指的是最新的实时市值吗？" of a need as of 2024年6月底: the time alone, not a block with its place
+    of_a_year = [s for s in missing if span_type(s, "zh") == "time" and re.search(YEAR, s)
+                 and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
+    if of_a_year and NOW_ZH.search(question) and not NOW_ZH.search("".join(of_a_year)):
+        return max(of_a_year, key=len)
     ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
     said = {_FIRST_ZH.get(o, o) for o in _ORDINAL_ZH.findall(question)}
     if ordinals and said and not said & {_FIRST_ZH.get(o, o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
@@ -995,7 +1029,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return Decision((pure or of_kind)[0], "typed")
     level = asked_level(question) if asked == "region" and language == "en" else None
     # "Which city's central station?" of "Helsinki Central railway station": a name that holds a place of the level asked
-    holding = [s for s in missing if level and any(level in levels_as_written(w) for w in re.findall(r"\b[A-Z][\w'’-]+", s))]
+    owned = re.search(r"\bwhich\s+\w+['’]s\s+([\w-]+)", question, re.IGNORECASE)  # "which city's central station"
+    holding = [s for s in missing if level and owned and _near(owned.group(1), s, intent)
+               and any(level in levels_as_written(w) for w in re.findall(r"\b[A-Z][\w'’-]+", s))]
     if holding:
         return Decision(holding[0], "typed")
     # "Under what temperature conditions?" of "at room temperature": the question names what only a span holds
@@ -1012,6 +1048,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if typed:  # one the query holds too: the model chooses
         return None
     return Decision(UNKNOWN, "typed")
+
+
+def _near(word: str, span: str, intent: str) -> bool:
+    """``word`` is in the span or one of the two words after it in the intent ("central" of "Helsinki
+    Central railway station")."""
+    stretch = re.search(rf"{re.escape(span)}(?:\s+[\w-]+){{0,2}}", intent)
+    return bool(stretch) and word.lower() in stretch.group().lower()
 
 
 def _asking_part(question: str) -> str:

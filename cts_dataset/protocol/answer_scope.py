@@ -24,12 +24,14 @@ from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
     content_words,
+    guessed,
     is_either_or,
     is_yes_no,
     names_new,
     values_of,
 )
-from cts_dataset.protocol.time_spans import NOW_EN
+from cts_dataset.protocol.time_spans import NOW_EN, years_named
+from cts_dataset.protocol.units_and_sources import UNIT_PHRASE
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -143,6 +145,15 @@ def scope_asked(question: str, intent: str) -> str | None:
     return named[whole[0]][0]
 
 
+def _offers_only(question: str, intent: str, query: str) -> bool:
+    """An offer without "also" that names nothing of its own: no choice, no method, no time, no unit, no
+    guess ("Do you want the population of Tokyo?", "Would you like the area in square miles?", "Do you need
+    the figure for 2021?" ask what the user means), and nothing only the intent holds."""
+    return not (is_either_or(question, "en") or _METHOD.search(question) or NOW_EN.search(question)
+                or years_named(question) or UNIT_PHRASE.search(question) or guessed(question, intent, "en")
+                or names_new(question, intent, query, "en"))
+
+
 def more_offered(question: str, intent: str, query: str = "") -> str | None:
     """To a yes/no offer of more, the intent's later clause whose topic holds every word of what is
     offered (the main one, if the intent asks one thing), or "" when none does; None for any other
@@ -154,9 +165,7 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     holds ("Would you like the figure in US dollars?" asks what the user means)."""
     if not _MORE.search(question):
         return None
-    if not ALSO.search(question) and not (query and _OFFER.search(question) and not is_either_or(question, "en")
-                                          and not _METHOD.search(question) and not NOW_EN.search(question)
-                                          and not names_new(question, intent, query, "en")):
+    if not ALSO.search(question) and not (query and _OFFER.search(question) and _offers_only(question, intent, query)):
         return None
     offered = _OFFERED.search(question)
     if not offered:

@@ -28,7 +28,7 @@ _TIME_EN = re.compile(
     r"\b(?:1[0-9]{3}|20[0-9]{2}|[1-9][0-9]{0,2} (?:BC|BCE|AD|CE))s?\b|\b(?:century|centuries|decade|era|dynasty|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago|antiquity|"
     r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b"
-    r"|\b(?:AD|CE) [1-9][0-9]{0,3}\b"
+    r"|\b(?-i:AD|CE) [1-9][0-9]{0,3}\b"
     r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
     r"reformation|soviet|imperial|medieval|modern|dynastic)\b)",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
@@ -194,9 +194,9 @@ def names_a_place(span: str) -> bool:
     def is_place(word: str) -> bool:
         return word in single or any(same_word(word, p) for p in by_prefix.get(word[:3], ()))
 
-    # not "French-speaking", nor a language's period ("Old English")
+    # not "French-speaking", a language's period ("Old English") or a name ("the Turkish Grand Prix")
     if any(tokenize(w)[:1] and tokenize(w)[0] in IRREGULAR_DEMONYMS
-           for w in re.findall(r"(?<!Old )(?<!Middle )(?<!Modern )(?<!Ancient )\b[A-Z][a-z]+\b(?!-)", span)):
+           for w in re.findall(r"(?<!Old )(?<!Middle )(?<!Modern )(?<!Ancient )\b[A-Z][a-z]+\b(?!-)(?!\s+[A-Z])", span)):
         return True
     code = re.fullmatch(r"(?:the\s+)?([A-Z]{2,4})", span.strip())  # "the US", "UK"; not "US dollar"
     if code and code.group(1) in _COUNTRY_CODES:
@@ -219,13 +219,13 @@ def names_a_place(span: str) -> bool:
 # words and acronyms first.
 _COUNTRY_CODES = frozenset(["US", "USA", "UK", "UAE", "EU", "USSR", "PRC", "DRC", "ROC"])
 # The names prose gives those countries and unions in full.
-_CODE_NAMES = {"US": ("United States", "America"), "USA": ("United States", "America"),
+_CODE_NAMES = {"US": ("United States",), "USA": ("United States",),  # not "America": South America is none
                "UK": ("United Kingdom", "Britain", "Great Britain"), "UAE": ("United Arab Emirates",),
                "EU": ("European Union",), "USSR": ("Soviet Union",), "PRC": ("People's Republic of China",),
                "DRC": ("Democratic Republic of the Congo",)}
 
 
-def same_country(text: str, span: str) -> bool:
+def names_country_otherwise(text: str, span: str) -> bool:
     """``text`` names a country of ``span`` by its other name: "the United Kingdom's" for "UK", "the US" for
     "United States"."""
     for code, names in _CODE_NAMES.items():

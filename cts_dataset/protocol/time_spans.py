@@ -1,11 +1,12 @@
-"""The years an English text names, as closed intervals, so that a guessed time can be told to hold the
-intent's or not: "the 1810s" holds 1812, "the Gothic War of the 370s" does not hold 535-554, "Augustus,
-who ruled from 27 BC to AD 14" does not hold 284 to 305. Years before Christ are negative.
+"""Times in the words of a question or an intent: the years an English text names, as closed intervals, so
+that a guessed time can be told to hold the intent's or not ("the 1810s" holds 1812, "the Gothic War of
+the 370s" does not hold 535-554, "Augustus, who ruled from 27 BC to AD 14" does not hold 284 to 305; years
+before Christ are negative); the numbers an intent dates; and words for now, in English and Chinese.
 
-A number is read as a year only where its form says so: four digits from 1000 to 2099, a number marked BC
-or AD, a decade ("the 370s", "the 1920s"), a century ("the 19th century", both of its ends), or either
-end of a range whose other end is one of those.
-Inside a span the intent's own rules call a time (``every_number``), any number is a year ("284 to 305").
+A number is read as a year only where its form says so: four digits from 1000 to 2099 that count nothing
+("2000 square kilometres", "$2000" do), a number marked BC or AD, a decade ("the 370s", "the 1920s"; "the
+1800s" is the century), a century ("the 19th century"), or either end of a range whose other end is one
+("1914-18" is 1914 to 1918). Inside a span the intent dates (``every_number``), any number is a year.
 """
 
 from __future__ import annotations
@@ -14,20 +15,29 @@ import math
 import re
 
 Interval = tuple[float, float]
-# Words for now, which a dated span of the intent is not ("the latest figures?" of a need as of May 2023).
-NOW_EN = re.compile(r"\b(?:latest|current|currently|today|nowadays|present-day|up-to-date|most recent|this year)\b",
-                    re.IGNORECASE)
+YEAR = r"(?:1\d|20)\d\d"  # a year written in digits, 1000 to 2099
+# Words for now that date the figure searched for ("the latest count?", "today's figure?", "最新的数据？",
+# "实时市值"): a dated span of the intent is not now. Not the user's now ("Are you currently living there?",
+# "您现在在广东吗？"), nor "current" of a unit ("in current US dollars").
+NOW_EN = re.compile(r"\b(?:latest|most recent|up-to-date|current|present-day|today's)\s+(?:[\w-]+\s+){0,2}?"
+                    r"(?:figures?|counts?|data|numbers?|estimates?|statistics|values?|totals?|versions?|lists?|"
+                    r"rankings?|ones?|year|season|edition|tally)\b"
+                    r"|\bas of (?:today|now)\b|\bup to (?:today|now)\b", re.IGNORECASE)
+NOW_ZH = re.compile(r"最新|实时|(?:当前|目前|现在|今年)的")
 
 _ERA = r"(?:BCE?|B\.C\.|AD|A\.D\.|CE)"
 _NUMBER = rf"(?:{_ERA}\s*)?\b\d{{1,4}}\b(?:\s*{_ERA})?"
-# "from 27 BC to AD 14", "between 1900 and 1950", "1963-1969", "535–554"
+# "from 27 BC to AD 14", "between 1900 and 1950", "1963-1969", "535–554", "1914-18"
 _RANGE = re.compile(rf"(?P<a>{_NUMBER})\s*(?:-|–|—|to|and|until|till)\s*(?P<b>{_NUMBER})\b")
 _DECADE = re.compile(r"\b(?P<d>\d{2,3}0)s\b")
 _CENTURY = re.compile(r"\b(?P<n>\d{1,2})(?:st|nd|rd|th)[- ]centur(?:y|ies)(?P<bc>\s*BCE?)?", re.IGNORECASE)
 _BOUND = re.compile(rf"\b(?P<how>before|after|since|until|till|by)\s+(?:the\s+(?:year\s+)?)?(?P<y>{_NUMBER})\b",
                     re.IGNORECASE)
-_SINGLE = re.compile(rf"(?<![\d,.]){_NUMBER}(?![\d,.]*\d)")
-_YEAR = re.compile(r"(?:1\d|20)\d\d")
+# A four-digit number that counts something is no year ("$2000", "2000 square kilometres", "1500 people").
+_COUNTED = re.compile(r"\s*(?:square|sq\b|km|kilomet|met(?:er|re)|mile|feet|foot|people|persons|tons?|tonnes|"
+                      r"dollars|euros|yuan|yen|points|goals|votes|seats|units|copies|pages|words|calories|horsepower|"
+                      r"hp\b|m\b|kg\b)", re.IGNORECASE)
+_SINGLE = re.compile(rf"(?<![\d,.$€£¥]){_NUMBER}(?![\d,.]*\d)")
 
 
 def _value(text: str, every_number: bool) -> float | None:
@@ -35,13 +45,27 @@ def _value(text: str, every_number: bool) -> float | None:
     digits = int(re.search(r"\d+", text).group())  # type: ignore[union-attr]
     if re.search(r"BCE?|B\.C\.", text):
         return -digits
-    if re.search(_ERA, text) or every_number or _YEAR.fullmatch(str(digits)):
+    if re.search(_ERA, text) or every_number or re.fullmatch(YEAR, str(digits)):
         return digits
     return None
 
 
+def _range(first_text: str, last_text: str, every_number: bool) -> Interval | None:
+    if re.search(r"BC", last_text) and not re.search(_ERA, first_text):  # "500-300 BC": both before Christ
+        first_text += " BC"
+    first, last = _value(first_text, every_number), _value(last_text, every_number)
+    if first is None and last is None:
+        return None
+    first = first if first is not None else _value(first_text, True)
+    last = last if last is not None else _value(last_text, True)
+    short = re.fullmatch(r"\d{1,2}", last_text.strip())
+    if first and last is not None and short and 0 <= last < first and first >= 1000:  # "1914-18", "2020-21"
+        last = int(str(int(first))[:-len(short.group())] + short.group())
+    return (min(first, last), max(first, last))  # type: ignore[type-var]
+
+
 def years_named(text: str, every_number: bool = False) -> list[Interval]:
-    """The intervals of years ``text`` names, each range, decade, bound or single year once."""
+    """The intervals of years ``text`` names, each range, decade, century, bound or single year once."""
     out: list[Interval] = []
     taken: list[tuple[int, int]] = []
 
@@ -49,20 +73,14 @@ def years_named(text: str, every_number: bool = False) -> list[Interval]:
         return not any(a < match.end() and match.start() < b for a, b in taken)
 
     for match in _RANGE.finditer(text):
-        a, b = match.group("a"), match.group("b")
-        if re.search(_ERA, b) and not re.search(_ERA, a) and "BC" in b:  # "500-300 BC": both before Christ
-            a += " BC"
-        first, last = _value(a, every_number), _value(b, every_number)
-        if first is None and last is None:
-            continue
-        first = first if first is not None else _value(a, True)
-        last = last if last is not None else _value(b, True)
-        out.append((min(first, last), max(first, last)))  # type: ignore[type-var]
-        taken.append(match.span())
+        interval = _range(match.group("a"), match.group("b"), every_number)
+        if interval:
+            out.append(interval)
+            taken.append(match.span())
     for match in _DECADE.finditer(text):
         if free(match):
             start = int(match.group("d"))
-            out.append((start, start + 9))
+            out.append((start, start + (99 if start % 100 == 0 and start >= 1000 else 9)))  # "the 1800s": the century
             taken.append(match.span())
     for match in _CENTURY.finditer(text):
         if free(match):
@@ -77,7 +95,7 @@ def years_named(text: str, every_number: bool = False) -> list[Interval]:
             taken.append(match.span())
     for match in _SINGLE.finditer(text):
         year = _value(match.group(), every_number)
-        if year is not None and free(match):
+        if year is not None and free(match) and (every_number or not _COUNTED.match(text, match.end())):
             out.append((year, year))
             taken.append(match.span())
     return out
@@ -85,6 +103,12 @@ def years_named(text: str, every_number: bool = False) -> list[Interval]:
 
 def overlaps(first: Interval, second: Interval) -> bool:
     return first[0] <= second[1] and second[0] <= first[1]
+
+
+_REIGNS = re.compile(r"\b(?:ruled|reigned|lived|governed|led|built|founded|served|held|flourished|wrote|"
+                     r"ruling|reigning)\b", re.IGNORECASE)  # before a date in the intent: the number is a year
+_DATE_RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
+_BEFORE_A_DATE = r"(?:in|from|since|until|till|between|before|after|around|circa)"
 
 
 def dated(span: str, intent: str) -> bool:
@@ -102,9 +126,3 @@ def dated(span: str, intent: str) -> bool:
     if all(len(n) >= 3 for n in re.findall(r"\d+", bare)):
         return True
     return bool(_REIGNS.search(intent[max(0, placed.start() - 40):placed.start()]))
-
-
-_REIGNS = re.compile(r"\b(?:ruled|reigned|lived|governed|led|built|founded|served|held|flourished|wrote|"
-                     r"ruling|reigning)\b", re.IGNORECASE)  # before a date in the intent: the number is a year
-_DATE_RANGE = r"\d{1,4}(?:\s*(?:to|and|–|-)\s*\d{1,4})?"  # "284", "284 to 305", "1200–1250"
-_BEFORE_A_DATE = r"(?:in|from|since|until|till|between|before|after|around|circa)"
