@@ -272,7 +272,6 @@ _ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seven
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINAL_WORDS)}|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
 
 
-
 def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
     """The span the query left out that a yes/no question's guess competes with, which the user then
     gives instead ("No, 1812"), or None:

@@ -1076,8 +1076,6 @@ def _in_the_spans_clause(question: str, intent: str, query: str, span: str) -> b
     return not holding or at is None or len(asked) != len(own) or at in holding
 
 
-
-
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
     be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
