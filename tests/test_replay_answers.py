@@ -15,7 +15,7 @@ replay_answers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(replay_answers)
 
 # demo-0001: "How many people died in the 1976 earthquake in Tangshan, Hebei, and how strong was it?"
-QUESTIONS = ["Which year?", "Which earthquake did you mean?"]
+QUESTIONS = ["Which year?", "Do you mean a particular earthquake?"]
 
 
 def record(question: str, raw: str = "", **more) -> str:
@@ -32,7 +32,7 @@ def run_folder(tmp_path: Path, lines: list[str], mode: str = "choose") -> Path:
 
 
 def test_a_run_folder_is_replayed_with_its_recorded_replies(tmp_path):
-    folder = run_folder(tmp_path, [record("Which year?"), record("Which earthquake did you mean?", '{"answer": "Tangshan, Hebei"}'),
+    folder = run_folder(tmp_path, [record("Which year?"), record("Do you mean a particular earthquake?", '{"answer": "Tangshan, Hebei"}'),
                                    record("Is it a list?", invalid_question=True), record("")])
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
     done = subprocess.run([sys.executable, str(BENCH), str(folder)], capture_output=True, text=True, env=env,
@@ -40,8 +40,8 @@ def test_a_run_folder_is_replayed_with_its_recorded_replies(tmp_path):
     by_question = {line[1]: line for line in map(json.loads, done.stdout.splitlines())}
     assert sorted(by_question) == sorted(QUESTIONS)  # an invalid or empty question never reaches the answerer
     assert by_question["Which year?"][2:] == ["1976", "typed", "", [], []]  # a rule: no model request
-    model_asked = by_question["Which earthquake did you mean?"]
-    assert model_asked[2:4] == ["Tangshan, Hebei", ""] and len(model_asked[6]) == 1  # the recorded reply, through the rules
+    model_asked = by_question["Do you mean a particular earthquake?"]
+    assert model_asked[2:4] == ["Yes, Tangshan, Hebei", ""] and len(model_asked[6]) == 1  # the recorded reply, through the rules
     assert "2 questions, 1 settled by the rules" in done.stderr
 
 
