@@ -29,7 +29,7 @@ from cts_dataset.protocol.span_types import (
     span_kinds,
     span_type,
 )
-from cts_dataset.protocol.time_spans import NOW_EN, YEAR, Interval, dated, overlaps, years_named
+from cts_dataset.protocol.time_spans import NOW_BEFORE, NOW_EN, Interval, dated, overlaps, years_named
 from cts_dataset.protocol.word_forms import same_word
 from cts_dataset.text import tokenize
 
@@ -356,7 +356,7 @@ def says_now(question: str, query: str) -> bool:
     word of the query's after the word for now); not "the current exchange rate" of a query about GDP."""
     if NOW_EN.search(question):
         return True
-    now = re.search(r"\b(?:current|present|today's|latest|most recent)\s+((?:[\w-]+\s+){0,2}[\w-]+)", question, re.IGNORECASE)
+    now = NOW_BEFORE.search(question)
     return bool(now) and any(holds(query, w, "en") for w in content_words(now.group(1), "en"))
 
 
@@ -434,22 +434,11 @@ _FILLERS = frozenset(["the", "a", "an", "of", "in", "on", "at", "and", "or", "to
                       "most", "really", "whole", "entire", "one", "ones", "s"])
 
 
-def agrees(question: str, guess: str, span: str) -> bool:
-    """A guessed number or time that says the span in other words, or holds it: "16th" for "sixteenth",
-    "the 1790s" for 1798, "after 1700" for 1798 (a bound the span's year keeps)."""
+def agrees(guess: str, span: str) -> bool:
+    """A guessed ordinal that says the span's in other words: "16th" for "sixteenth". (A guessed time that
+    holds the span's: :func:`time_agreeing`.)"""
     ordinals = _ORDINAL.findall(span)
-    if _ORDINAL.fullmatch(guess) and ordinals:
-        return _ordinal_number(guess) == _ordinal_number(ordinals[0])
-    years = [int(y) for y in re.findall(rf"\b{YEAR}\b", span)]
-    decade = re.fullmatch(r"((?:1\d|20)\d0)s", guess)
-    if decade and years:
-        return all(str(y).startswith(decade.group(1).rstrip("0")) for y in years)
-    # Not "from": "figures from 2020" names a year, it bounds nothing.
-    bound = re.search(rf"\b(after|since|before|until)\s+(?:the\s+)?{re.escape(guess)}\b", question, re.IGNORECASE)
-    if bound and years and re.fullmatch(YEAR, guess):
-        later = bound.group(1).lower() in ("after", "since")
-        return all(y > int(guess) if later else y < int(guess) for y in years)
-    return False
+    return bool(_ORDINAL.fullmatch(guess) and ordinals) and _ordinal_number(guess) == _ordinal_number(ordinals[0])
 
 
 def _ordinal_number(ordinal: str) -> str:

@@ -103,7 +103,7 @@ from cts_dataset.protocol.span_types import (
     span_type,
     zh_place_level,
 )
-from cts_dataset.protocol.time_spans import NOW_ZH, YEAR, dated
+from cts_dataset.protocol.time_spans import NOW_WORD, NOW_ZH, YEAR, dated
 from cts_dataset.protocol.units_and_sources import asks_source, asks_unit, source_of, unit_of
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
@@ -148,7 +148,6 @@ _WHICH_IS_MEANT = re.compile(r"\s*(?:which|what)\b[^?]*\b(?:(?:do|did) you mean|
 _KIND_NOUNS = frozenset(tokenize("continent continents region regions country countries nation city cities area areas part "
                                  "place location state province year years decade decades century centuries period era "
                                  "date time specific particular certain exact"))
-_NOW_WORD = re.compile(r"current|currently|today|now|latest|present", re.IGNORECASE)  # "the current exchange rate": no time asked
 _ANOTHER = re.compile(r"\b(?:after|before|preceded|preceding|succeeded|succeeding|next|previous|followed|replaced|"
                       r"other|another|else|rival|opposing)\b", re.IGNORECASE)
 _RANKING = re.compile(r"^(?:most|least|best|worst|top|first|last|\w+est|[\w-]+-(?:known|largest|longest|biggest|"
@@ -567,8 +566,8 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
-    sides = [content_words(p, language) for p in alternatives(question, language)]
     offered = alternatives(question, language)
+    sides = [content_words(p, language) for p in offered]
     hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
             and (_in_its_sense(w, sides, intent) if language == "en" else _telling_zh(w, offered))]
     return _first_holding(hits, missing, spans, language) if hits else None
@@ -700,7 +699,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
-        if same and language == "en" and any(agrees(question, g, same[0]) for g in guesses):
+        if same and language == "en" and any(agrees(g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
         if same and language == "en" and any(qualifies_the_query(before_relative(question), g, query) for g in guesses):
             # "the Mughal emperor?" for Shah Jahan: the intent neither says nor denies it, only who it is
@@ -721,7 +720,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if not guesses and not new:
         # "the greatest scientists of the century?" asks no time when the query says "of the century"
         own = " ".join(w for w in question.split() if not (language == "en" and (
-            (query and holds(query, w.strip("?,.!"), language)) or _NOW_WORD.fullmatch(w.strip("?,.!")))))
+            (query and holds(query, w.strip("?,.!"), language)) or NOW_WORD.fullmatch(w.strip("?,.!")))))
         typed = _typed(question, missing, spans, language, intent, query) \
             if language != "en" or classify(own) == classify(question) else None
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes

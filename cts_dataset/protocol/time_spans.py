@@ -24,6 +24,10 @@ NOW_EN = re.compile(r"\b(?:latest|most recent|up-to-date|current|present-day|tod
                     r"rankings?|ones?|year|season|edition|tally)\b"
                     r"|\bas of (?:today|now)\b|\bup to (?:today|now)\b", re.IGNORECASE)
 NOW_ZH = re.compile(r"最新|实时|(?:当前|目前|现在|今年)的")
+# A word for now and the words after it ("the current president"), and a word for now alone ("the current
+# exchange rate" asks no time).
+NOW_BEFORE = re.compile(r"\b(?:current|present|today's|latest|most recent)\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.IGNORECASE)
+NOW_WORD = re.compile(r"current|currently|today|now|latest|present", re.IGNORECASE)
 
 _ERA = r"(?:BCE?|B\.C\.|AD|A\.D\.|CE)"
 _NUMBER = rf"(?:{_ERA}\s*)?\b\d{{1,4}}\b(?:\s*{_ERA})?"
