@@ -127,6 +127,37 @@ def is_either_or(question: str, language: str) -> bool:
                           question, re.IGNORECASE))
 
 
+# "You mean the year 1900, not 1910, right?", "the Summer Games rather than the Winter ones?": a guess and the
+# value it is told from. Not "whether or not", nor "but not" (what to count: "cities but not towns?").
+_CONTRAST_EN = re.compile(r"(?:,\s*(?:and\s+)?not|\s+(?:rather than|instead of|as opposed to))\s+(?P<other>[^;?]+?)"
+                          r"(?=,\s*(?:right|correct|yes|is that)\b|[;?]|$)",
+                          re.IGNORECASE)
+# "您问的是职工医保，而不是城乡居民医保，对吗？", "是省考而非国考吧？": 不是 only after a comma or 而 (是不是 asks)
+_CONTRAST_ZH = re.compile(r"(?:[，,]\s*(?:而)?(?:不是|并非|而非)|而不是|而非|并非)(?P<other>[^？?。；;]+?)(?=[，,]?(?:对[吗吧]|是吗|吧|吗)|[？?。；;]|$)")
+_TAIL_EN = re.compile(r"\s*(?:,\s*)?(?:right|correct|is that right|is that correct|yes)?\s*\?*\s*$", re.IGNORECASE)
+
+
+def contrasted(question: str, language: str) -> tuple[str, str] | None:
+    """A yes/no question that tells its guess from another value: ("You mean the year 1900", "1910") of
+    "You mean the year 1900, not 1910, right?"; ("您问的是职工医保", "城乡居民医保") of "您问的是职工医保，而不是城乡
+    居民医保，对吗？". None for any other question."""
+    found = (_CONTRAST_ZH if language == "zh" else _CONTRAST_EN).search(question)
+    # "A, not B or C?" tells A from two; "Which year, not month?" asks for a value
+    if not found or not is_yes_no(question[:found.start()] + "?", language):
+        return None
+    guess, other = question[:found.start()].strip(" ,，"), found.group("other").strip(EDGE + " ，,")
+    if language == "en":
+        other = _TAIL_EN.sub("", other)
+    if not content_words(guess, language) or not content_words(other, language):
+        return None
+    return guess, other
+
+
+def as_a_choice(guess: str, other: str, language: str) -> str:
+    """The choice a contrasted question offers: "You mean the year 1900 or 1910?", "您问的是职工医保还是城乡居民医保？"."""
+    return f"{guess}还是{other}？" if language == "zh" else f"{guess} or {other}?"
+
+
 # A leading phrase that names what the choice is about, before the question proper ("By background, do you
 # mean ...", "When you say the Renaissance, do you mean ..."); not a first alternative ("For the capital, or
 # for the whole country?"), which no verb follows.
@@ -165,9 +196,28 @@ def content_words(text: str, language: str) -> list[str]:
 
 def holds(text: str, word: str, language: str) -> bool:
     if re.search(rf"[{CJK}]", word):
-        return word in text or word_forms.zh_numerals_to_digits(word) in word_forms.zh_numerals_to_digits(text)
+        return word in text or word_forms.zh_numerals_to_digits(word) in word_forms.zh_numerals_to_digits(text) \
+            or _held_in_two(word, text)
     known = tokenize(text)
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
+
+
+def _held_in_two(word: str, text: str) -> bool:
+    """A Chinese word the segmenter kept whole that the text writes in two parts of two characters or more:
+    全年收入 in "全年销售收入"."""
+    return bool(written_in_two(word, text))
+
+
+def written_in_two(word: str, text: str) -> str | None:
+    """The stretch of ``text`` that writes ``word`` in two parts, in order (全年销售收入 for 全年收入), else None."""
+    if len(word) < 4 or not re.fullmatch(rf"[{CJK}]+", word):
+        return None
+    for i in range(2, len(word) - 1):
+        start = text.find(word[:i])
+        end = text.find(word[i:], start + i) if start >= 0 else -1
+        if end >= 0 and end - start <= len(word) + 6:  # near each other: one phrase, not two
+            return text[start:end + len(word) - i]
+    return None
 
 
 def new_words(words: list[str], intent: str, query: str, language: str) -> list[str]:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cts_dataset.diagnostics.rules import classify, scores  # the one question-type classifier of the project
 from cts_dataset.protocol import answer_choices_zh, synonyms_zh
@@ -63,8 +63,10 @@ from cts_dataset.protocol.answer_guesses import (
 )
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
+    as_a_choice,
     before_relative,
     content_words,
+    contrasted,
     echoes,
     guessed,
     holds,
@@ -74,6 +76,7 @@ from cts_dataset.protocol.answer_phrasing import (
     names_new,
     new_words,
     values_of,
+    written_in_two,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -230,6 +233,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
     if language != view.language:  # an English question on a Chinese need, or the reverse: the model chooses
         return None
+    contrast = contrasted(question, language)
+    if contrast:  # "You mean the year 1900, not 1910, right?": the choice of the two, said as yes or no
+        return _contrasted(view, *contrast, missing, spans)
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
     if language == "en" and missing and names_nothing(question) and classify(question) not in TYPED:
@@ -562,6 +568,29 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
     return bool(searched.search(question)) and not searched.search(query)
 
 
+def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], spans: list[str]) -> Decision | None:
+    """"X, not Y, right?" is the choice "X or Y?": yes to the guess's side, no to the other's; else the guess
+    alone is confirmed or not ("Do you mean X?")."""
+    language = view.language
+    chosen = decide(replace(view, question=as_a_choice(guess, other, language)), missing, spans)
+    if chosen is not None and chosen.span != UNKNOWN:
+        words = [w for w in content_words(chosen.span, language)  # 职工 of 职工医保, not the 医保 both sides say
+                 if holds(guess, w, language) != holds(other, w, language)]
+        on_guess, on_other = (any(holds(side, w, language) for w in words) for side in (guess, other))
+        if on_guess != on_other:
+            side = guess if on_guess else other
+            span = _widest_in_zh(chosen.span, side, view.fused_query) if language == "zh" else chosen.span
+            return Decision(span, "contrast", reply="yes" if on_guess else "no")
+    return decide(replace(view, question=guess + ("吗？" if language == "zh" else "?")), missing, spans)
+
+
+def _widest_in_zh(span: str, side: str, intent: str) -> str:
+    """The longest run of ``side`` that the intent writes too and that holds ``span``: 最佳故事片 of 故事片 in
+    "最佳故事片奖"."""
+    runs = (side[i:j] for i in range(len(side)) for j in range(len(side), i, -1))
+    return max((r for r in runs if span in r and r in intent), key=len, default=span)
+
+
 def _either_or(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
@@ -635,7 +664,8 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
         side = alternatives(question, language)[held[0]].strip(EDGE + "？?，, ")
         joined = "".join(own[held[0]])
         # the whole alternative as the intent writes it ("新能源汽车"), else its own words ("北坡" of "去北坡")
-        return side if side in intent else joined if joined in intent else max(own[held[0]], key=len)
+        return side if side in intent else joined if joined in intent else written_in_two(joined, intent) \
+            or max(own[held[0]], key=len)
     words = intent.split()
     at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in sides[held[0]])]
     stretch = words[min(at):max(at) + 1] if at else []
@@ -696,6 +726,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # with its examples' names left out, the question names the span: yes ("freshwater lakes, ... like the Caspian?")
         exemplified = language == "en" and bool(guessed(question, intent, language))
         return Decision(span, "confirmation", reply="yes" if exemplified else None) if span else None
+    confirmed = _query_confirmed_zh(question, intent, query) \
+        if language == "zh" and query and not new and not any(kind_of(g, language) for g in guesses) else None
+    if confirmed:  # "您问的是本科学历对应的分值，对吗？" of a query that says 本科学历: yes, its own words
+        return Decision(confirmed, "confirmation", reply="yes")
     if guesses and not new:
         kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
@@ -704,6 +738,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if same and language == "en" and any(qualifies_the_query(before_relative(question), g, query) for g in guesses):
             # "the Mughal emperor?" for Shah Jahan: the intent neither says nor denies it, only who it is
             return Decision(same[0], "confirmation", reply="")
+        agreeing = [s for s in same if language == "zh" and kind_of(s, language) == "time"
+                    and any(kind_of(g, language) == "time" and _same_number(g, s) for g in guesses)]
+        if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
+            return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         if same:  # the whole name the guess stands against: "No, 433 Eros" for "Are you asking about Vesta?"
             whole = _whole_name(same[0], missing) if language == "en" else same[0]
             return Decision(whole, "confirmation", reply="no" if whole != same[0] else None)
@@ -740,6 +778,31 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if not _names_any(question, intent, language) and not describes:
             return Decision(UNKNOWN, "confirmation")
     return None
+
+
+MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
+_ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下")
+
+
+def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
+    """The longest run of a question asking what is meant that the query and the intent both write, a time or
+    a place first ("您问的是2024年度的缴存基数，对吧？" -> 2024年度); None for a question about the user
+    ("您是本科学历吗？")."""
+    found = _ASKS_MEANT_ZH.search(question)
+    if not found:
+        return None
+    asked = question[found.end():]
+    cuts = [0, *(end for _, _, end in answer_choices_zh.words(asked))]  # runs of whole words: not 2023年全 of 全国
+    runs = {asked[i:j] for i in cuts for j in cuts if j - i >= 2}
+    held = [r for r in runs if r in intent and r in query and re.fullmatch(rf"[{CJK}\w]+", r)
+            and content_words(r, "zh") and not any(r != o and r in o and o in intent and o in query for o in runs)]
+    # the run qualifies what the question names after it (本科学历|对应的分值); a word of the question's own before
+    # it qualifies the run instead (每次的|额度, 谢震业的|成绩), and a short untyped run may be a name (茅台的|投资价值)
+    typed = [r for r in held if span_type(r, "zh") in ("time", "region")]
+    run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH], key=len, default=None)
+    if run is None or any(not holds(intent, w, "zh") for w in content_words(asked[:asked.find(run)], "zh")):
+        return None
+    return run if len([w for w in content_words(asked, "zh") if not holds(intent, w, "zh")]) <= 2 else None
 
 
 def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
@@ -891,10 +954,17 @@ def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list
 
     asked, said = re.sub(r"\s+", "", question), re.sub(r"\s+", "", intent)
     alike: list[tuple[int, int, str]] = []
+    # a block's part the question says itself is no part the guess stands in for: "是2023年12月的吗？" names
+    # 2023年 of 2023年杭州市, and 12月 stands for no 杭州市
+    parts = [_unsaid_part(s, missing, asked) for s in missing if s not in asked]
     for guess in (g for g in guesses if g in asked):
         around = beside(asked, guess)
-        for span in (s for s in missing if s in said):
-            if any(telling(a) and a == b for a, b in zip(around, beside(said, span), strict=True)):
+        for span in (s for s in dict.fromkeys(parts) if s and s in said):
+            # not after a year the question says, where the two differ in kind: 2023年|12月 against 2023年|杭州市
+            after_said_year = kind_of(guess, "zh") != kind_of(span, "zh") \
+                and any(re.search(YEAR, t) and t in asked for t in missing)
+            if any(telling(a) and a == b and not (after_said_year and any(a in t for t in missing if t in asked))
+                   for a, b in zip(around, beside(said, span), strict=True)):
                 return _with_what_is_asked(span, missing, asked)
             alike += _written_alike(guess, span, said)
     return _with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
@@ -908,6 +978,14 @@ def _compounds_zh(question: str, intent: str) -> list[str]:
     return [a + b for a, b in itertools.pairwise(words)
             if _NUMERAL_ZH.fullmatch(a) and answer_choices_zh.is_content(b)
             and a not in intent and b in intent and a + b not in intent]
+
+
+def _unsaid_part(span: str, missing: list[str], asked: str) -> str:
+    """``span`` without the years inside it that the question writes: 杭州市 of 2023年杭州市 where it says 2023年."""
+    said = [m for m in missing if m != span and m in span and m in asked and re.search(YEAR, m)]
+    for part in said:
+        span = span.replace(part, "", 1)
+    return span if span in "".join(missing) else ""
 
 
 def _with_what_is_asked(span: str, missing: list[str], asked: str) -> str:
