@@ -21,7 +21,7 @@ import os
 import re
 from functools import cache
 
-from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds
+from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds, kind_of
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
     PLACE_WORDS_EN,
@@ -317,7 +317,7 @@ def in_its_place(question: str, intent: str, query: str, missing: list[str]) -> 
       Akbar?" for Shah Jahan, the query saying "the emperor").
     The guess may be the span in other words ("man-made", "Asoka"): the caller says "no" only where the
     two are values of one kind that differ."""
-    between = _between_query_words(question, intent, query, missing)
+    between = _between_query_words(question, intent, query, missing) or _before_query_word(question, intent, query, missing)
     if between:
         return between
     asked = wh_phrases(query)
@@ -415,6 +415,35 @@ def _between_query_words(question: str, intent: str, query: str, missing: list[s
             guess = " ".join(w for w in own if w not in _FILLERS)
             written = re.search(re.escape(guess), question, re.IGNORECASE)  # as the question writes it ("US")
             return (written.group() if written else guess), max(spans, key=len)
+    return None
+
+
+_SCOPES = frozenset(["international", "domestic", "national", "nationwide", "worldwide", "global", "overseas", "foreign",
+                     "local", "regional"])
+
+
+def _before_query_word(question: str, intent: str, query: str, missing: list[str]) -> tuple[str, str] | None:
+    """The question's own word right before a word of the query's, where the intent has a span the query
+    left out right before that word: ("American", "French") of "Do you mean among American universities?"
+    for "Which French university ...?" (see :func:`in_its_place`)."""
+    asked, meant = _words(question), _words(intent)
+    heads = {w for w in _words(query) if w not in _FILLERS and tokenize(w)}
+    for i, word in enumerate(asked[1:], start=1):
+        guess = asked[i - 1]
+        if guess in _FILLERS or not tokenize(guess) or holds(intent, guess, "en") or holds(query, guess, "en") \
+                or not any(same_word(t, h) for t in tokenize(word) for h in heads for h in tokenize(h)):
+            continue
+        spans = [s for s in missing if len(_words(s)) == 1 and not holds(question, s, "en")
+                 and any(meant[j] == _words(s)[0] and _words(meant[j + 1])
+                         and same_word(tokenize(meant[j + 1])[:1][0] if tokenize(meant[j + 1]) else "", tokenize(word)[0])
+                         for j in range(len(meant) - 1))]
+        # only a value of the span's kind ("American" for "French"), or one of the words of scope: not a
+        # qualifier of another sense ("a top university?" may well be French)
+        written = re.search(rf"\b{re.escape(guess)}\b", question, re.IGNORECASE)
+        guess = written.group() if written else guess
+        if len(spans) == 1 and (kind_of(guess, "en") is not None and kind_of(guess, "en") == kind_of(spans[0], "en")
+                                or {guess.lower(), spans[0].lower()} <= _SCOPES):
+            return guess, spans[0]
     return None
 
 

@@ -275,8 +275,12 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
     if re.search(rf"[{CJK}]", text):
         return [w for w in content_words(text, language) if re.search(r"\d", w) or len(w) >= 2]
     words = WORD.findall(text)
+
+    def opens(i: int) -> bool:  # "Could" of "... at a particular time? Could you specify ...?" names nothing
+        return i == 0 or (words[i - 1][-1:] in ".?!:" and is_common_word(words[i].strip(EDGE)))
+
     return [w.strip(EDGE) for i, w in enumerate(words) if tokenize(w)
-            and (re.search(r"\d", w) or ((first or i > 0) and is_capitalised(w) and w != "I"))]
+            and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and w != "I"))]
 
 
 def kind_of(value: str, language: str) -> str | None:

@@ -119,6 +119,7 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 # "during some specific years"; not a compound ("the year-on-year rate")
+_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?)\b", re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
@@ -441,6 +442,9 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
             year = re.search(rf"\b({YEAR})\s+{re.escape(word)}\b", query)
             if year and year.group(1) in intent:
                 return year.group(1)
+    asked = classify(question)
+    if asked in TYPED and any(span_type(s, "en") == asked for s in missing):
+        return None  # "Which year's contest?" asks which year: the span the query left out
     found = []
     for run in capitalised_runs(query):
         words = tokenize(run)
@@ -557,6 +561,8 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
         return False
     if asked == "region" and _ASKS_A_REGION.search(question):
         return True  # "Second-largest city in which region?": a place of no level, whatever the query seeks
+    if asked == "time" and _WHICH_EDITION.search(question):
+        return True  # "Which edition of the Pan Am Games?": the Games of one year, whatever the query seeks
     if asked in {classify(clause) for clause in clauses(query)}:  # "... the release date of ...?"
         return False
     if asked == "region":  # a place known to be of the asked level: "South Sudan" for "Which country?"
@@ -731,7 +737,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if confirmed:  # "您问的是本科学历对应的分值，对吗？" of a query that says 本科学历: yes, its own words
         return Decision(confirmed, "confirmation", reply="yes")
     if guesses and not new:
-        kinds = {kind_of(g, language) for g in guesses if language == "en" or _a_value_zh(g, question)} - {None}
+        # a name of several words is one guess: "United States" is a place though "States" is a name
+        named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)]
+        kinds = {kind_of(g, language) for g in [*guesses, *named] if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
         if same and language == "en" and any(agrees(g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
@@ -744,7 +752,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         if same:  # the whole name the guess stands against: "No, 433 Eros" for "Are you asking about Vesta?"
             whole = _whole_name(same[0], missing) if language == "en" else same[0]
-            return Decision(whole, "confirmation", reply="no" if whole != same[0] else None)
+            # "the United States?" for Canada: a place of several words; not one that describes ("the emperor who
+            # converted after the war in Kalinga?")
+            run_of_its_kind = any(kind_of(r, language) == kind_of(same[0], language) in TYPED
+                                  and r in before_relative(question) for r in named)
+            return Decision(whole, "confirmation", reply="no" if whole != same[0] or run_of_its_kind else None)
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
         # searches for, or what their need does not say. One that describes its guess in a relative clause
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
@@ -793,7 +805,7 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
         return None
     asked = question[found.end():]
     cuts = [0, *(end for _, _, end in answer_choices_zh.words(asked))]  # runs of whole words: not 2023年全 of 全国
-    runs = {asked[i:j] for i in cuts for j in cuts if j - i >= 2}
+    runs = list(dict.fromkeys(asked[i:j] for i in cuts for j in cuts if j - i >= 2))  # in order: ties go to the first
     held = [r for r in runs if r in intent and r in query and re.fullmatch(rf"[{CJK}\w]+", r)
             and content_words(r, "zh") and not any(r != o and r in o and o in intent and o in query for o in runs)]
     # the run qualifies what the question names after it (本科学历|对应的分值); a word of the question's own before

@@ -30,7 +30,8 @@ _TIME_EN = re.compile(
     r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b"
     r"|\b(?-i:AD|CE) [1-9][0-9]{0,3}\b"
     r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
-    r"reformation|soviet|imperial|medieval|modern|dynastic)\b)",
+    r"reformation|soviet|imperial|medieval|modern|dynastic)\b)"
+    r"|^(?:when|while|after|before|during|until|since)\s+\S",  # a clause of time: "when the bus system opened"
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
 # "pre-Columbian", "post-war" and antiquity are times, "pre-eminent" and "post-secondary" are not
 _NUMBER_EN = re.compile(
@@ -54,7 +55,8 @@ ERA_ZH = re.compile(r"[北南]宋|[东西]汉|[东西]晋|[东西]周|(?<!人)�
                     r"|(?<!第)(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])")
 _TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
                       rf"|{ERA_ZH.pattern}|第[\d一二三四五六七八九十百]+届"  # an edition (第22届) answers 哪一届
-                      r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班|(?:周|星期|礼拜)[一二三四五六日天]")
+                      r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班|(?:周|星期|礼拜)[一二三四五六日天]"
+                      rf"|[{CJK}]{{2,}}(?:(?<![小临及准按同])时|之际|期间|以来|年间|末年|初年)$")  # 开通运营时, 北宋末年
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
 
