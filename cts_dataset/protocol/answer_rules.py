@@ -184,8 +184,12 @@ _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
-_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批]|首次|首届|头一次|最后一次|末次|上一次|下一次|最后一届")
-_FIRST_ZH = {"首次": "第一次", "头一次": "第一次", "首届": "第一届", "最后一届": "最后一次"}
+_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批艘代款]|首[次届轮期批航艘代款]|头一[次回届]|末次"
+                         r"|(?:最后|上|下|最近|最新)一[次届轮期批代款]|本届|这一届")
+# what an ordinal counts to: 首航 and 第一次 are the first; 最近一届 and 本届 the latest
+_WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款])")
+_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("末", "last"), ("最后", "last"), ("上一", "previous"), ("下一", "next"),
+                    ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))
 _NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
@@ -274,6 +278,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
             return Decision((left or ranks)[0], "rank")
+    which = _WHICH_ONE_ZH.search(question) if language == "zh" else None
+    counted = [s for s in missing if which and _ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
+    if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
+        return Decision(counted[0], "typed")
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
             and not ("从哪" in question and re.search(rf"从[{CJK}]{{1,12}}?(?:到|出发|坐|乘|去|飞|上车|上船)", intent)) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
@@ -291,6 +299,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
             return Decision(held, "either_or")
+        then = _now_or_then(question, intent, missing, language)
+        if then:  # "古代开封的人口，还是现在的？" for 北宋末年: the need's time
+            return Decision(then, "either_or")
         typed = _typed(question, missing, spans, language, intent, query)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
         if language == "zh" and not _takes_a_side(question, intent, spans, language, query) and (typed is None or not any(
@@ -574,6 +585,26 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
     return bool(searched.search(question)) and not searched.search(query)
 
 
+_NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent)\b",
+                          re.IGNORECASE)
+_NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
+
+
+def _now_or_then(question: str, intent: str, missing: list[str], language: str) -> str | None:
+    """A choice of now and another time: the intent's word for now where it has one and left out no time
+    ("today" for "its historical population or the current one?"), the time it left out where it has no
+    word for now ("北宋末年" for "古代开封的人口，还是现在开封市的人口？")."""
+    now = _NOW_SIDE_ZH if language == "zh" else _NOW_SIDE_EN
+    offered = alternatives(question, language)
+    if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1:
+        return None
+    said = now.search(intent)
+    times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)]
+    if said and times:  # "until 1596 ... today": which clause the choice is about, the words do not tell
+        return None
+    return said.group() if said else times[0] if len(times) == 1 else None
+
+
 def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], spans: list[str]) -> Decision | None:
     """"X, not Y, right?" is the choice "X or Y?": yes to the guess's side, no to the other's; else the guess
     alone is confirmed or not ("Do you mean X?")."""
@@ -682,6 +713,9 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    plain = _plain_instead(question, intent, query, missing, language)
+    if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
+        return Decision(plain, "confirmation", reply="no")
     stated = yardstick_in(intent) if language == "en" and guesses_yardstick(question) else None
     if stated and not holds(question, stated, language):
         # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
@@ -693,8 +727,13 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(question, guesses, missing)
+    agreeing_ordinal = _ordinal_agreeing_zh(question, missing) if language == "zh" and not rival else None
+    if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
+        return Decision(agreeing_ordinal, "confirmation", reply="yes")
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
-        rival = _rival_place_zh(question, guesses, query, missing) or synonyms_zh.stood_against(question, intent, missing)
+        rival = _rival_scope_zh(question, missing) or _rival_bound_zh(question, missing) \
+            or _rival_place_zh(question, guesses, query, missing) \
+            or synonyms_zh.stood_against(question, intent, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
@@ -817,6 +856,30 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     return run if len([w for w in content_words(asked, "zh") if not holds(intent, w, "zh")]) <= 2 else None
 
 
+# The plain one of a thing the need qualifies: "the standard Model S?", "普通小客车指标吗？", "是标准版吗？"
+_PLAIN_EN = re.compile(r"\b(?:standard|regular|ordinary|basic|base|normal|plain|vanilla)\s+(?P<next>[\w'’-]+)", re.IGNORECASE)
+_PLAIN_ZH = re.compile(r"(?:普通|标准|基础|常规|入门)(?P<next>[版款型]|[\u4e00-\u9fff]{2,})")
+_PLAIN_HEADS_EN = frozenset(["version", "edition", "model", "one", "type", "variant", "trim", "ticket", "fare", "price"])
+
+
+def _plain_instead(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
+    """The qualifier the need left out, where a yes/no question guesses the plain one of the query's thing
+    (a plain word the need lacks before a word of the query's, or before "version", 版, 款)."""
+    if not query or not is_yes_no(question, language):
+        return None
+    found = (_PLAIN_ZH if language == "zh" else _PLAIN_EN).search(question)
+    if not found or holds(intent, found.group().split()[0] if language == "en" else found.group()[:2], language):
+        return None
+    after = found.group("next")
+    if language == "zh":
+        of_query = after in "版款型" or any(query.find(after[:k]) >= 0 for k in (len(after), 2))
+    else:
+        of_query = after.lower() in _PLAIN_HEADS_EN or holds(query, after, language)
+    left = [s for s in missing if kind_of(s, language) in (None, "name") and not holds(question, s, language)
+            and not any(s != o and s in o for o in missing)]
+    return left[0] if of_query and len(left) == 1 else None
+
+
 def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
     """"Are you asking about the greatest footballer of all time?" of a need for the greatest road cyclist:
     a question for what the user means that describes it in words the intent lacks. The user says what
@@ -835,12 +898,39 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     return Decision(re.sub(r"^(?:Which|What|Whose)\s+", "", untyped[0]), "meant", reply="")  # not "Which footballer ..."
 
 
+_SCOPE_ZH = re.compile(r"国内|国外|国际|海外|境内|境外|全国|全球|全省|全市|本地|外地")
+
+
+def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
+    """The scope the need left out that a guessed scope stands against: 国内 for "您是指国际航班吗？"."""
+    said = set(_SCOPE_ZH.findall(question))
+    own = [m.group() for s in missing for m in [_SCOPE_ZH.search(s)] if m and m.group() == s]
+    return own[0] if said and own and not said & set(own) else None
+
+
+_BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)[^\d，。？?、]{0,4}?(及以上|以上|及以下|以下|以内|之内|之上|之下)")
+
+
+def _rival_bound_zh(question: str, missing: list[str]) -> str | None:
+    """The bound the need left out that a guessed bound of the same number stands against: 90平方米及以下 for
+    "您买的是90平方米以上的房子吗？"."""
+    def bounds(text: str) -> set[tuple[str, bool]]:  # (number, upward)
+        return {(m.group(1), "上" in m.group(2)) for m in _BOUND_ZH.finditer(text)}
+
+    said = bounds(question)
+    own = [s for s in missing if any((n, not up) in said for n, up in bounds(s)) and not bounds(s) & said]
+    return max(own, key=len) if own else None
+
+
 def _whole_zh(span: str, missing: list[str], question: str) -> str:
     """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
     "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of
     a block the query left out, where it ends as the guess does, and is a value of the part's kind)."""
     best = span
     for block in (s for s in missing if span in s and s != span):
+        joined = re.search(r"[A-Za-z0-9.]+\+$", block[:block.index(span)])  # 12GB+512GB: one spec, joined by +
+        if joined and re.match(r"[A-Za-z0-9]", span):
+            best = max(best, joined.group() + span, key=len)
         if re.fullmatch(r"[A-Za-z0-9 .+-]+", block):
             whole = block
         else:
@@ -860,6 +950,22 @@ def _untyped_left_out(missing: list[str], query: str) -> list[str]:
     return [s for s in untyped if not any(s != o and s in o for o in untyped)]
 
 
+def _ordinal_key(ordinal: str) -> str:
+    """What a Chinese ordinal counts to: "1" for 首航 and 第一届, "last", "latest" (最近一届), "previous", "next"."""
+    number = re.match(r"第([一二三四五六七八九十百\d]+)", ordinal)
+    if number:  # 第一 as 1: the converter leaves a lone numeral as it is
+        return str("零一二三四五六七八九".index(number.group(1))) if len(number.group(1)) == 1 \
+            and number.group(1) in "零一二三四五六七八九" else zh_numerals_to_digits(number.group(1))
+    return next((key for start, key in _ORDINAL_KEYS_ZH if ordinal.startswith(start)), ordinal)
+
+
+def _ordinal_agreeing_zh(question: str, missing: list[str]) -> str | None:
+    """The ordinal the need left out that the question's says otherwise: 第一次 for "永乐三年的那次首航吗？"."""
+    said = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(question)}
+    own = [s for s in missing if _ORDINAL_ZH.fullmatch(s) and s not in question]
+    return next((s for s in own if said and said <= {_ordinal_key(o) for o in _ORDINAL_ZH.findall(s)}), None)
+
+
 def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
     """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期),
     or the ordinal that a guessed one does ("最后一次" for 第一次). Not a number:
@@ -870,8 +976,8 @@ def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> st
     if of_a_year and NOW_ZH.search(question) and not NOW_ZH.search("".join(of_a_year)):
         return max(of_a_year, key=len)
     ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
-    said = {_FIRST_ZH.get(o, o) for o in _ORDINAL_ZH.findall(question)}
-    if ordinals and said and not said & {_FIRST_ZH.get(o, o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
+    said = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(question)}
+    if ordinals and said and not said & {_ordinal_key(o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
         return ordinals[0]
     times = [s for s in missing if span_type(s, "zh") == "time"]
     for guess in guesses:
