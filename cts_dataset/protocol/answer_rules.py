@@ -100,6 +100,7 @@ from cts_dataset.protocol.question_forms import (
 from cts_dataset.protocol.span_types import (
     ERA_ZH,
     TYPED,
+    is_common_word,
     is_zh_place,
     names_country_otherwise,
     span_kinds,
@@ -605,6 +606,13 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     return said.group() if said else times[0] if len(times) == 1 else None
 
 
+def _qualifies_query_word(guess: str, question: str, query: str) -> bool:
+    """A common word guessed right before a word of the query's: "Winter" of "the 1936 Winter Olympics?" for a
+    query that says Summer Olympics stands against what the query's thing is."""
+    after = re.search(rf"\b{re.escape(guess)}\s+([\w'’-]+)", question)
+    return is_common_word(guess) and bool(after) and holds(query, after.group(1), "en")
+
+
 def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], spans: list[str]) -> Decision | None:
     """"X, not Y, right?" is the choice "X or Y?": yes to the guess's side, no to the other's; else the guess
     alone is confirmed or not ("Do you mean X?")."""
@@ -748,6 +756,15 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
+    dated_too = [s for s in missing if language == "en" and guesses and span_type(s, language) == "time"
+                 and holds(question, s, language)
+                 and not any(kind_of(g, language) == "time" or re.search(r"\d", g) for g in guesses)  # not "Q3 2013?"
+                 and not any(_qualifies_query_word(g, question, query) for g in guesses)]  # "the 1936 Winter Olympics?"
+    if dated_too:  # "The 2012 contest, the one held in Baku?": the year is the need's; the rest it does not say
+        year = min(dated_too, key=len)  # said whole: "second quarter of 2013" for "Q2 2013?", not "Nepal in April 2015"
+        whole = [s for s in missing if s == year or year in s and span_type(s, language) == "time"
+                 and all(span_type(r, language) == "time" for r in capitalised_runs(s, skip_first=False))]
+        return Decision(max(whole, key=len), "confirmation", reply="yes")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
     if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
         era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and _one_era(g, s)), None)
