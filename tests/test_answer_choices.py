@@ -124,7 +124,7 @@ CHOOSE = RoleSettings(prompt_version="v3")
 
 
 def test_a_choosing_answerer_is_offered_the_intents_phrases_and_phrases_its_choice():
-    replies = {"Do you mean the 1906 one?": "1976", "Which province?": "Tangshan, Hebei", "Which magnitude scale?": UNKNOWN}
+    replies = {"Do you mean the 1906 one?": "1976", "Which province?": "Tangshan, Hebei", "How would you like the strength measured?": UNKNOWN}
     model = ScriptedModel(default=lambda r: json.dumps({"answer": replies[r.messages[1].content.splitlines()[-1].split(": ", 1)[1]]}))
     views = [AnswererView(INTENT, "en", q, QUERY) for q in replies]
     answers = answerer.answer(model, views, CHOOSE, mode="choose")
@@ -138,7 +138,7 @@ def test_a_choosing_answerer_is_offered_the_intents_phrases_and_phrases_its_choi
 
 def test_a_choice_outside_the_options_is_never_forwarded():
     model = ScriptedModel(default=lambda r: json.dumps({"answer": "Sichuan"}))  # a backend that ignored the grammar
-    view = AnswererView(INTENT, "en", "Which magnitude scale?", QUERY)  # one the rules leave to the model
+    view = AnswererView(INTENT, "en", "How would you like the strength measured?", QUERY)  # one the rules leave to the model
     [answer] = answerer.answer(model, [view], CHOOSE, mode="choose")
     assert answer.text == UNKNOWN and answer.replaced == "Sichuan" and not answer.decided_by
 

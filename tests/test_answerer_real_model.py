@@ -18,7 +18,7 @@ def model(packaged_model):
 def test_the_packaged_model_chooses_the_intents_words(model):
     tangshan = next(i for i in load() if i.id == "demo-0001")
     questions = ["Which year do you mean?", "Which part of the world?", "Do you mean the 1976 one?",
-                 "Which magnitude scale should the answer use?"]
+                 "How would you like the strength measured?"]
     views = [AnswererView(tangshan.fused_query, "en", q, tangshan.blurred_query) for q in questions]
     views.append(AnswererView("2023年杭州亚运会中国代表团获得了多少枚金牌？", "zh", "您指的是哪一年的亚运会？",
                               "亚运会中国代表团获得了多少枚金牌？"))
@@ -30,4 +30,4 @@ def test_the_packaged_model_chooses_the_intents_words(model):
     assert answers[0].text == "1976" and answers[1].text == "Tangshan, Hebei"
     assert answers[2].text.startswith("Yes, ") and "1976" in answers[2].text  # "Yes, 1976 earthquake" will do
     assert answers[4].text == "2023年"
-    assert not answers[3].decided_by, "the magnitude scale is no rule's: the model chose"
+    assert not answers[3].decided_by, "how to measure the strength is no rule's: the model chose"

@@ -197,7 +197,8 @@ _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
-                      r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出")  # "需要把每一场…都列出来吗？"
+                      r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
+                      r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)")  # "需要帮您换算成人民币吗？": an offer  # "需要把每一场…都列出来吗？"
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
@@ -212,6 +213,8 @@ _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 # 吗？", "您的户籍在哪里？"); not "您想知道…" or "您想了解…": that asks what the user wants to find out.
 _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
+# How long the user has done something ("您参与摇号已经多少年了？"): no date of the need answers it.
+_OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
@@ -283,6 +286,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     counted = [s for s in missing if which and _ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
         return Decision(counted[0], "typed")
+    if language == "zh" and _OWN_PAST_ZH.search(question):
+        return Decision(UNKNOWN, "plans")
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
             and not ("从哪" in question and re.search(rf"从[{CJK}]{{1,12}}?(?:到|出发|坐|乘|去|飞|上车|上船)", intent)) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)

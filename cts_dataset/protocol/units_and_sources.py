@@ -24,6 +24,7 @@ _ASKS_CURRENCY = re.compile(r"\b(?:which|what|in what|in which) currenc(?:y|ies)
 # unit" alone, which may be a military one
 _ASKS_UNIT = re.compile(
     r"\b(?:which|what) units\b|\bin (?:what|which) units?\b|\bunits? of measure(?:ment)?\b|\bunits? (?:should|would you like)\b"
+    r"|\b(?:which|what)\s+(?:[\w-]+\s+)?scale\b"  # "Which magnitude scale would you like: moment or local?"
     rf"|\bmetric or imperial\b|\b(?:{_MEASURES}|{_CURRENCIES})\b[^?]*\bor\b[^?]*\b(?:{_MEASURES}|{_CURRENCIES})\b",
     re.IGNORECASE)
 # A question for the source of a figure: "a particular source", "according to whom"; not "the source of the Nile"
