@@ -108,7 +108,13 @@ from cts_dataset.protocol.span_types import (
     zh_place_level,
 )
 from cts_dataset.protocol.time_spans import NOW_WORD, NOW_ZH, YEAR, dated
-from cts_dataset.protocol.units_and_sources import asks_source, asks_unit, source_of, unit_of
+from cts_dataset.protocol.units_and_sources import (
+    asks_source,
+    asks_unit,
+    names_a_currency,
+    source_of,
+    unit_of,
+)
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
@@ -297,6 +303,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and any(not holds(intent, w, language) for w in content_words(question, language)):
         # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
         return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
+    owner = _owner_in_query(question, intent, query) if language == "en" and query else None
+    if owner:  # "Which country's GDP?" of a query for "the GDP of Brazil"
+        return Decision(owner, "in_query")
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
@@ -475,6 +484,46 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
             return None
         found.append(run)
     return found[0] if len(found) == 1 else None  # "the Mekong River or the Yangtze River": which one, the search says
+
+
+_NAME_RUN = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
+
+
+def _owned(text: str) -> list[tuple[str, str]]:
+    """The names a text gives as owners, with what they own: ("Saturn", "moons") of "the moons of Saturn"
+    and of "Saturn's moons"."""
+    pairs = [(m.group(2), m.group(1)) for m in re.finditer(rf"\b([a-z][\w-]*)\s+of\s+(?:the\s+)?{_NAME_RUN}", text)]
+    return pairs + [(m.group(1), m.group(2)) for m in re.finditer(rf"{_NAME_RUN}['’]s\s+([a-z][\w-]*)", text)]
+
+
+def _other_owner(question: str, intent: str, query: str) -> str | None:
+    """The owner the query names for a thing a yes/no question gives another owner: "Saturn" for "Do you mean
+    Jupiter's moons?" of a query for "the moons of Saturn"."""
+    for guess, thing in _owned(question):
+        for owner, owned in _owned(query):
+            if owner in intent and same_word(tokenize(thing)[:1][0] if tokenize(thing) else thing,
+                                             tokenize(owned)[:1][0] if tokenize(owned) else owned) \
+                    and not holds(intent, guess, "en") and span_type(guess, "en") == span_type(owner, "en"):
+                return owner
+    return None
+
+
+def _owner_in_query(question: str, intent: str, query: str) -> str | None:
+    """The name whose thing the query names, where a question asks whose it is: "Brazil" for "Which country's
+    GDP?" of "the GDP of Brazil", "Canada" for "Which country's prime minister?" of "the Prime Minister of
+    Canada"."""
+    asked = re.search(r"\b(?:which|what)\s+([\w-]+)['’]s\s+([\w-]+(?:\s+[\w-]+)?)", question, re.IGNORECASE)
+    if not asked:
+        return None
+    place = classify(f"which {asked.group(1)}") == "region"  # a country's owner is a place: not "Parliament"
+    name = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
+    runs = []
+    for word in re.findall(r"[\w-]+", asked.group(2)):
+        w = re.escape(word)
+        runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
+        runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
+    runs = unique([r for r in runs if r in intent and (not place or span_type(r, "en") == "region")])
+    return runs[0] if len(runs) == 1 else None
 
 
 def _qualifies(span: str, question: str, intent: str) -> bool:
@@ -729,6 +778,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
+    owner = _other_owner(question, intent, query) if language == "en" and query else None
+    if owner:  # "Do you mean Jupiter's moons?" of a query for the moons of Saturn
+        return Decision(owner, "confirmation", reply="no")
     stated = yardstick_in(intent) if language == "en" and guesses_yardstick(question) else None
     if stated and not holds(question, stated, language):
         # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
@@ -1221,6 +1273,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     asked = classify(asking)
     if asked not in TYPED:
         return None
+    if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
+        missing = [s for s in missing if not names_a_currency(s, intent)]
+        spans = [s for s in spans if not names_a_currency(s, intent)]
     kinds = {k for k, weight in scores(asking).items() if k in TYPED and weight >= STRONG_CUE}
     if len(kinds) > 1:  # "Which region and era?": the block that holds a place and a time
         both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]

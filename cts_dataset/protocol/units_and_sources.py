@@ -34,6 +34,18 @@ _SOURCE = re.compile(r"\b(?i:according to|as reported by|reported by|as publishe
                      r"as estimated by|data from)\s+(?:the\s+)?(?P<source>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)")
 
 
+_CURRENCY_AFTER = re.compile(r"\s+(?:dollars?|euros?|yen|yuan|renminbi|rupees?|pounds?|francs?|won|roubles?|rubles?|pesos?)\b")
+
+
+def names_a_currency(span: str, intent: str) -> bool:
+    """A place the intent names only as a currency's ("US" and "US dollars" of "in US dollars"): no place of
+    the need."""
+    if re.search(rf"(?:{_CURRENCIES})$", span):
+        return True
+    at = [m.end() for m in re.finditer(rf"\b{re.escape(span)}\b", intent)]
+    return bool(at) and all(_CURRENCY_AFTER.match(intent, end) for end in at)
+
+
 def asks_unit(question: str) -> bool:
     return bool(_ASKS_UNIT.search(question) or _ASKS_CURRENCY.search(question))
 
