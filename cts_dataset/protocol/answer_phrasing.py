@@ -9,6 +9,7 @@ import re
 from cts_dataset.protocol import answer_choices_zh, word_forms
 from cts_dataset.protocol.answer_choices import EDGE, WORD, choices, is_capitalised, missing_spans
 from cts_dataset.protocol.span_types import TYPED, is_common_word, span_type
+from cts_dataset.protocol.units_and_sources import names_a_currency
 from cts_dataset.protocol.views import UNKNOWN
 from cts_dataset.text import CJK, tokenize
 
@@ -56,13 +57,18 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
         return span
     if missing is None:
         missing = missing_spans(fused_query, blurred_query, language)
-    first = next((s for s in missing if span_type(s, language) == asked), None)
-    if first is not None:
-        return first
+    if asked == "region" and language == "en":  # not the "US" of "US dollars"
+        missing = [s for s in missing if not names_a_currency(s, fused_query)]
+    of_kind = [s for s in missing if span_type(s, language) == asked]
+    # a block that also holds a value of another kind ("2023年杭州市") gives way to its part (2023年)
+    pure = [s for s in of_kind if not any(o != s and o in s and span_type(o, language) not in (asked, None) for o in missing)]
+    if of_kind:
+        return (pure or of_kind)[0]
     if offered is None:
         offered = choices(fused_query, blurred_query, language, missing)
     untyped = set(missing)  # none of them is of the asked kind: no need to tell their kind again
-    typed = [s for s in offered if s not in untyped and span_type(s, language) == asked]
+    typed = [s for s in offered if s not in untyped and span_type(s, language) == asked
+             and not (asked == "region" and language == "en" and names_a_currency(s, fused_query))]
     return typed[0] if len(typed) == 1 else UNKNOWN
 
 
@@ -335,10 +341,17 @@ def answer_of(question: str, span: str, fused_query: str, language: str) -> str:
             return span  # "the Polish king who relieved Vienna?": its description is not the intent's to judge
         if guess and not any(_same_kind(g, span, language) for g in guess):
             return UNKNOWN
+        if language == "zh" and guess and all(_refines(g, span, question) for g in guess):
+            return span  # "是2023年12月的吗？" of a need for 2023年: the need's year, neither yes nor no
         return yes_or_no("no" if guess and not _OPEN_CUE.search(question) else "yes", span, language)
     if echo and asked and not is_either_or(question, language):
         return UNKNOWN
     return span
+
+
+def _refines(guess: str, span: str, question: str) -> bool:
+    """A Chinese time guess written right after the span, saying it more finely (12月 of "2023年12月" for 2023年)."""
+    return span_type(guess, "zh") == "time" and f"{span}{guess}" in question
 
 
 def yes_or_no(word: str, span: str, language: str) -> str:

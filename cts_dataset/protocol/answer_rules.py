@@ -684,9 +684,10 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
 
 
 def _widest_in_zh(span: str, side: str, intent: str) -> str:
-    """The longest run of ``side`` that the intent writes too and that holds ``span``: 最佳故事片 of 故事片 in
-    "最佳故事片奖"."""
-    runs = (side[i:j] for i in range(len(side)) for j in range(len(side), i, -1))
+    """The longest run of whole words of ``side`` that the intent writes too and that holds ``span``: 最佳故事片
+    of 故事片 in "最佳故事片奖" (not 城乡居民医 of "城乡居民医保" against 城乡居民医疗保险)."""
+    cuts = [0, *(end for _, _, end in answer_choices_zh.words(side))]
+    runs = [side[i:j] for i in cuts for j in cuts if j > i]
     return max((r for r in runs if span in r and r in intent), key=len, default=span)
 
 
