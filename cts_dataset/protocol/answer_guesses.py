@@ -418,6 +418,10 @@ def _between_query_words(question: str, intent: str, query: str, missing: list[s
     return None
 
 
+# Words of a region wider than a country: a guess of one does not stand against a country's
+_WIDER = frozenset(["european", "asian", "african", "oceanian", "western", "eastern", "northern", "southern", "arab", "nordic",
+                    "scandinavian", "balkan", "caribbean", "mediterranean", "latin", "world's", "world", "global", "worldwide",
+                    "international"])
 _SCOPES = frozenset(["international", "domestic", "national", "nationwide", "worldwide", "global", "overseas", "foreign",
                      "local", "regional"])
 
@@ -441,6 +445,8 @@ def _before_query_word(question: str, intent: str, query: str, missing: list[str
         # qualifier of another sense ("a top university?" may well be French)
         written = re.search(rf"\b{re.escape(guess)}\b", question, re.IGNORECASE)
         guess = written.group() if written else guess
+        if guess.lower() in _WIDER and not {w.lower() for w in spans[:1]} <= _SCOPES:
+            continue  # "European universities?" may well hold the French one; "international" stands against "domestic"
         if len(spans) == 1 and (kind_of(guess, "en") is not None and kind_of(guess, "en") == kind_of(spans[0], "en")
                                 or {guess.lower(), spans[0].lower()} <= _SCOPES):
             return guess, spans[0]

@@ -63,6 +63,7 @@ from cts_dataset.protocol.answer_guesses import (
 )
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
+    answer_of,
     as_a_choice,
     before_relative,
     content_words,
@@ -101,6 +102,7 @@ from cts_dataset.protocol.span_types import (
     ERA_ZH,
     TYPED,
     is_common_word,
+    is_time_clause,
     is_zh_place,
     names_country_otherwise,
     span_kinds,
@@ -126,6 +128,8 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 # "during some specific years"; not a compound ("the year-on-year rate")
+_ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
+_NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
 _WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?)\b", re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
@@ -192,11 +196,11 @@ _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|�
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
 _ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批艘代款]|首[次届轮期批航艘代款]|头一[次回届]|末次"
-                         r"|(?:最后|上|下|最近|最新)一[次届轮期批代款]|本届|这一届")
+                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款]|本届|这一届")
 # what an ordinal counts to: 首航 and 第一次 are the first; 最近一届 and 本届 the latest
 _WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款])")
-_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("末", "last"), ("最后", "last"), ("上一", "previous"), ("下一", "next"),
-                    ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))
+_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("末", "last"), ("最后", "last"), ("上一", "latest"), ("下一", "next"),
+                    ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))  # 上一届: the last held
 _NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
@@ -204,7 +208,8 @@ _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不�
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
-                      r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)")  # "需要帮您换算成人民币吗？": an offer  # "需要把每一场…都列出来吗？"
+                      r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)")
+# "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
@@ -248,6 +253,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
     if language != view.language:  # an English question on a Chinese need, or the reverse: the model chooses
         return None
+    if language == "en":  # the "US" of "in US dollars" is no place the query left out
+        missing = [s for s in missing if not names_a_currency(s, intent)]
     contrast = contrasted(question, language)
     if contrast:  # "You mean the year 1900, not 1910, right?": the choice of the two, said as yes or no
         return _contrasted(view, *contrast, missing, spans)
@@ -297,7 +304,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
             and not ("从哪" in question and re.search(rf"从[{CJK}]{{1,12}}?(?:到|出发|坐|乘|去|飞|上车|上船)", intent)) \
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
-                        for s in missing):
+                        and not is_time_clause(s) for s in missing):  # 开通时 is no plan of the user's
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
     if language == "zh" and _MORE_ZH.search(question) and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
@@ -397,10 +404,15 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")) \
             and not _qualifies(missing[0], question, intent):
         return None
-    # "Fyodor Dostoevsky" of "Which novels did Fyodor Dostoevsky write", where the query said another verb too
-    name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", missing[0])
-    verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(missing[0])}\b", intent)
-    return Decision(name.group(1) if verb and name.group(1) in missing else missing[0], "meant")
+    return Decision(_without_verb(missing[0], intent, missing), "meant")
+
+
+def _without_verb(span: str, intent: str, missing: list[str]) -> str:
+    """"Fyodor Dostoevsky" of "Fyodor Dostoevsky write" in "Which novels did Fyodor Dostoevsky write", where
+    the query said another verb too."""
+    name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", span)
+    verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(span)}\b", intent)
+    return name.group(1) if verb and name.group(1) in missing else span
 
 
 def _named_before(question: str, intent: str, query: str, missing: list[str]) -> str | None:
@@ -515,14 +527,15 @@ def _owner_in_query(question: str, intent: str, query: str) -> str | None:
     asked = re.search(r"\b(?:which|what)\s+([\w-]+)['’]s\s+([\w-]+(?:\s+[\w-]+)?)", question, re.IGNORECASE)
     if not asked:
         return None
-    place = classify(f"which {asked.group(1)}") == "region"  # a country's owner is a place: not "Parliament"
+    if classify(f"which {asked.group(1)}") != "region":  # "Which year's GDP?" asks a time, not the owner
+        return None
     name = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
     runs = []
     for word in re.findall(r"[\w-]+", asked.group(2)):
         w = re.escape(word)
         runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
         runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
-    runs = unique([r for r in runs if r in intent and (not place or span_type(r, "en") == "region")])
+    runs = unique([r for r in runs if r in intent and span_type(r, "en") == "region"])  # a place: not "Parliament"
     return runs[0] if len(runs) == 1 else None
 
 
@@ -643,15 +656,22 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
 _NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent)\b",
                           re.IGNORECASE)
 _NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
+# the other side of such a choice: a time gone by
+_THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|originally|original|earlier|back then|former|"
+                           r"old|in the past|era|launch|release|when it (?:opened|launched|was released))\b", re.IGNORECASE)
+_THEN_SIDE_ZH = re.compile(r"古代|当时|历史|过去|以前|首发|开售|发售|最初|原来|当年|那时")
+_BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territory|plan|planning|buy|visit|go)\b|范围|边界|辖区|打算|计划|准备",
+                              re.IGNORECASE)
 
 
 def _now_or_then(question: str, intent: str, missing: list[str], language: str) -> str | None:
     """A choice of now and another time: the intent's word for now where it has one and left out no time
     ("today" for "its historical population or the current one?"), the time it left out where it has no
     word for now ("北宋末年" for "古代开封的人口，还是现在开封市的人口？")."""
-    now = _NOW_SIDE_ZH if language == "zh" else _NOW_SIDE_EN
+    now, then = (_NOW_SIDE_ZH, _THEN_SIDE_ZH) if language == "zh" else (_NOW_SIDE_EN, _THEN_SIDE_EN)
     offered = alternatives(question, language)
-    if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1:
+    if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1 or not any(then.search(p) for p in offered) \
+            or _BOUNDS_OR_PLANS.search(question):  # "the current city limits or the historical ones?"; "buy now or later?"
         return None
     said = now.search(intent)
     times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)]
@@ -680,7 +700,43 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
             side = guess if on_guess else other
             span = _widest_in_zh(chosen.span, side, view.fused_query) if language == "zh" else chosen.span
             return Decision(span, "contrast", reply="yes" if on_guess else "no")
-    return decide(replace(view, question=guess + ("吗？" if language == "zh" else "?")), missing, spans)
+        if not words and chosen.rule in ("either_or", "typed") and language == "en" and capitalised_runs(chosen.span, skip_first=False):
+            # "the UK, not Israel or India?" for United Kingdom: a name neither side writes as the intent does
+            return Decision(chosen.span, "contrast", reply="")
+    written = _side_as_written(guess, other, view.fused_query, language)
+    if written:  # "Album of the Year, not Record of the Year?" of a query that says so: yes, as the intent writes it
+        return Decision(written[0], "contrast", reply="yes" if written[1] else "no")
+    alone = guess + ("吗？" if language == "zh" else "?")
+    decision = decide(replace(view, question=alone), missing, spans)
+    if decision is None or decision.span == UNKNOWN or decision.reply is not None:
+        return decision
+    # phrased against the guess alone: the other side may name the intent's span ("the Winter Games, not the Summer")
+    said = answer_of(alone, decision.span, view.fused_query, language)
+    if said == UNKNOWN:
+        return Decision(UNKNOWN, decision.rule)
+    yes, no = ("是的", "不是") if language == "zh" else ("Yes", "No")
+    return replace(decision, reply="yes" if said.startswith(yes) else "no" if said.startswith(no) else "")
+
+
+def _side_as_written(guess: str, other: str, intent: str, language: str) -> tuple[str, bool] | None:
+    """The side of a contrast that the intent writes word for word, and whether it is the guess: the longest
+    run of a side's last words that the intent holds, with a word the other side lacks, where the intent
+    holds none of the other side's own words."""
+    if language != "en":
+        return None
+    sides = [guess, other]
+    own = [[w for w in content_words(side, "en") if not holds(sides[1 - i], w, "en")] for i, side in enumerate(sides)]
+    for i, side in enumerate(sides):
+        if not own[i] or any(holds(intent, w, "en") for w in own[1 - i]):
+            continue
+        words = side.split()
+        runs = [" ".join(words[k:]).strip(EDGE) for k in range(len(words))]
+        found = [r for r in runs if re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE) and all(holds(r, w, "en") for w in own[i])
+                 and (len(r.split()) > 1 or capitalised_runs(r, skip_first=False))]  # "Album of the Year", not "car"
+        if found:
+            run = max(found, key=len)
+            return re.search(rf"\b{re.escape(run)}\b", intent, re.IGNORECASE).group(), i == 0
+    return None
 
 
 def _widest_in_zh(span: str, side: str, intent: str) -> str:
@@ -814,15 +870,18 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
         return Decision(UNKNOWN, "answer_guess")
+    # names only (not "Winter", "Physics", "Women's": another of the query's thing), and none the answer's
+    # ("the one won by Sweden?", "awarded to Bob Dylan?")
     dated_too = [s for s in missing if language == "en" and guesses and span_type(s, language) == "time"
-                 and holds(question, s, language)
-                 and not any(kind_of(g, language) == "time" or re.search(r"\d", g) for g in guesses)  # not "Q3 2013?"
-                 and not any(_qualifies_query_word(g, question, query) for g in guesses)]  # "the 1936 Winter Olympics?"
+                 and holds(question, s, language) and not _NAMES_A_WINNER.search(question)
+                 and not guesses_the_answer(question, query, intent, missing)
+                 and not any(kind_of(g, language) == "time" or re.search(r"\d", g) or is_common_word(re.sub(r"['’]s$", "", g.strip(EDGE)))
+                             or _qualifies_query_word(g, question, query) for g in guesses)]
     if dated_too:  # "The 2012 contest, the one held in Baku?": the year is the need's; the rest it does not say
         year = min(dated_too, key=len)  # said whole: "second quarter of 2013" for "Q2 2013?", not "Nepal in April 2015"
         whole = [s for s in missing if s == year or year in s and span_type(s, language) == "time"
                  and all(span_type(r, language) == "time" for r in capitalised_runs(s, skip_first=False))]
-        return Decision(max(whole, key=len), "confirmation", reply="yes")
+        return Decision(max(whole, key=len), "confirmation", reply="")  # the year alone: the rest is no need's
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
     if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
         era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and _one_era(g, s)), None)
@@ -906,6 +965,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
+_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况"])
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下")
 
@@ -928,13 +988,20 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH], key=len, default=None)
     if run is None or any(not holds(intent, w, "zh") for w in content_words(asked[:asked.find(run)], "zh")):
         return None
-    return run if len([w for w in content_words(asked, "zh") if not holds(intent, w, "zh")]) <= 2 else None
+    # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
+    # of their own (对应); not another thing of it (下限, 计算方法, 中位数)
+    wh = _ASKS_A_VALUE_ZH.search(intent)
+    sought = intent[wh.start():] if wh else ""
+    return run if all(w in _NEUTRAL_ZH or span_type(w, "zh") == "time" or any(c in sought for c in w)
+                      for w in content_words(asked, "zh") if not holds(intent, w, "zh")) else None
 
 
 # The plain one of a thing the need qualifies: "the standard Model S?", "普通小客车指标吗？", "是标准版吗？"
 _PLAIN_EN = re.compile(r"\b(?:standard|regular|ordinary|basic|base|normal|plain|vanilla)\s+(?P<next>[\w'’-]+)", re.IGNORECASE)
-_PLAIN_ZH = re.compile(r"(?:普通|标准|基础|常规|入门)(?P<next>[版款型]|[\u4e00-\u9fff]{2,})")
-_PLAIN_HEADS_EN = frozenset(["version", "edition", "model", "one", "type", "variant", "trim", "ticket", "fare", "price"])
+_PLAIN_ZH = re.compile(r"(?:普通|标准|基础|入门)(?P<next>[版款型])|普通(?P<thing>[\u4e00-\u9fff]{2,})")
+_PLAIN_HEADS_EN = frozenset(["version", "edition", "model", "variant", "trim"])
+# a plain price or ticket is no variant of the thing: "the standard price before incentives?", "a normal fare?"
+_PRICES = frozenset(tokenize("price prices fare fares ticket tickets rate rates cost costs fee fees 票价 价格 门票 票"))
 
 
 def _plain_instead(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
@@ -945,11 +1012,13 @@ def _plain_instead(question: str, intent: str, query: str, missing: list[str], l
     found = (_PLAIN_ZH if language == "zh" else _PLAIN_EN).search(question)
     if not found or holds(intent, found.group().split()[0] if language == "en" else found.group()[:2], language):
         return None
-    after = found.group("next")
     if language == "zh":
-        of_query = after in "版款型" or any(query.find(after[:k]) >= 0 for k in (len(after), 2))
+        thing = found.group("thing") or ""
+        of_query = bool(found.group("next")) or (bool(thing) and not any(p in thing for p in _PRICES)
+                                                 and any(query.find(thing[:k]) >= 0 for k in (len(thing), 2)))
     else:
-        of_query = after.lower() in _PLAIN_HEADS_EN or holds(query, after, language)
+        after = found.group("next")
+        of_query = after.lower() in _PLAIN_HEADS_EN or (holds(query, after, language) and not set(tokenize(after)) & _PRICES)
     left = [s for s in missing if kind_of(s, language) in (None, "name") and not holds(question, s, language)
             and not any(s != o and s in o for o in missing)]
     return left[0] if of_query and len(left) == 1 else None
@@ -973,14 +1042,21 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     return Decision(re.sub(r"^(?:Which|What|Whose)\s+", "", untyped[0]), "meant", reply="")  # not "Which footballer ..."
 
 
-_SCOPE_ZH = re.compile(r"国内|国外|国际|海外|境内|境外|全国|全球|全省|全市|本地|外地")
+# Scopes that stand against each other, by axis: at home or abroad; how much of the land
+_SCOPE_AXES_ZH = (("国内", "国外", "国际", "海外", "境内", "境外"), ("全国", "全球", "全省", "全市"))
+_SCOPE_ZH = re.compile("|".join(w for axis in _SCOPE_AXES_ZH for w in axis))
+# a scope that qualifies a person (境外游客, 本地旅客) asks who the user is or whom the figure counts
+_SCOPED_PERSON_ZH = re.compile(rf"(?:{_SCOPE_ZH.pattern})(?:的)?(?:游客|旅客|人员|居民|学生|考生|人士|人|乘客|用户)")
 
 
 def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
-    """The scope the need left out that a guessed scope stands against: 国内 for "您是指国际航班吗？"."""
+    """The scope the need left out that a guessed scope of its axis stands against: 国内 for "您是指国际航班吗？"."""
+    if _SCOPED_PERSON_ZH.search(question):
+        return None
     said = set(_SCOPE_ZH.findall(question))
-    own = [m.group() for s in missing for m in [_SCOPE_ZH.search(s)] if m and m.group() == s]
-    return own[0] if said and own and not said & set(own) else None
+    own = [s for s in missing if _SCOPE_ZH.fullmatch(s)]
+    rivals = [s for s in own if not said & {s} and any(s in axis and said & set(axis) for axis in _SCOPE_AXES_ZH)]
+    return rivals[0] if rivals and not said & set(own) else None
 
 
 _BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)[^\d，。？?、]{0,4}?(及以上|以上|及以下|以下|以内|之内|之上|之下)")
@@ -1277,6 +1353,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
+    if asked == "time" and _ASKS_A_DATE.search(asking):  # "哪一年的车型？" is not answered by 快充时
+        missing = [s for s in missing if not is_time_clause(s)]
+        spans = [s for s in spans if not is_time_clause(s)]
     kinds = {k for k, weight in scores(asking).items() if k in TYPED and weight >= STRONG_CUE}
     if len(kinds) > 1:  # "Which region and era?": the block that holds a place and a time
         both = [s for s in missing if set().union(*(span_kinds(o, language) for o in missing if o in s)) >= kinds]

@@ -31,7 +31,9 @@ _TIME_EN = re.compile(
     r"|\b(?-i:AD|CE) [1-9][0-9]{0,3}\b"
     r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
     r"reformation|soviet|imperial|medieval|modern|dynastic)\b)"
-    r"|^(?:when|while|after|before|during|until|since)\s+\S",  # a clause of time: "when the bus system opened"
+    # a clause of time with a subject: "when the bus system opened", "after John Roebling died"; not a
+    # condition ("when booked online", "while towing", "before tax", "after five years of service")
+    r"|^(?:when|after|before|until|since|during)\s+(?:the|it|he|she|they|his|her|its|their|(?-i:[A-Z]))",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
 # "pre-Columbian", "post-war" and antiquity are times, "pre-eminent" and "post-secondary" are not
 _NUMBER_EN = re.compile(
@@ -53,10 +55,12 @@ _PLACE_DESCRIPTION = re.compile(r"^(?:sovereign |island |landlocked |transcontin
 # Chinese dynasties and eras (北宋, 清代, 战国时期; not 春秋航空)
 ERA_ZH = re.compile(r"[北南]宋|[东西]汉|[东西]晋|[东西]周|(?<!人)民国|[秦隋唐宋元明清][代朝]"
                     r"|(?<!第)(?:战国|春秋|三国|五代)(?=时期|时代|[末初中]|[前后]期|$|[^\u4e00-\u9fff])")
+# Events that date a thing (开通运营时, 开售时, 建成以来); not conditions (快充时, 购房时)
+_MILESTONE_ZH = "开通|开业|开售|发售|上市|建成|成立|通车|竣工|首发|发布|开幕|落成|投入使用|投运|创立|建国|建校|解放"
 _TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
                       rf"|{ERA_ZH.pattern}|第[\d一二三四五六七八九十百]+届"  # an edition (第22届) answers 哪一届
                       r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班|(?:周|星期|礼拜)[一二三四五六日天]"
-                      rf"|[{CJK}]{{2,}}(?:(?<![小临及准按同])时|之际|期间|以来|年间|末年|初年)$")  # 开通运营时, 北宋末年
+                      rf"|(?:{_MILESTONE_ZH})[{CJK}]{{0,3}}?(?:时|之时|之际|以来)$|[{CJK}]{{2,}}(?:期间|年间|末年|初年)$")  # 开通运营时, 北宋末年
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")
 
@@ -236,6 +240,16 @@ def names_country_otherwise(text: str, span: str) -> bool:
                and not re.search(rf"\b{re.escape(a)}\b", text) for a, b in pairs):
             return True
     return False
+
+
+_CLAUSE_OF_TIME = re.compile(rf"^(?:when|after|before|until|since|during)\s|(?:{_MILESTONE_ZH})[{CJK}]{{0,3}}?(?:时|之时|之际|以来)$",
+                             re.IGNORECASE)
+
+
+def is_time_clause(span: str) -> bool:
+    """A time said by an event ("when the bus system opened", 开通运营时), not by a date: no answer to a
+    question for a year, nor a plan of the user's."""
+    return bool(_CLAUSE_OF_TIME.search(span.strip()))
 
 
 @lru_cache(maxsize=65536)

@@ -24,7 +24,6 @@ _ASKS_CURRENCY = re.compile(r"\b(?:which|what|in what|in which) currenc(?:y|ies)
 # unit" alone, which may be a military one
 _ASKS_UNIT = re.compile(
     r"\b(?:which|what) units\b|\bin (?:what|which) units?\b|\bunits? of measure(?:ment)?\b|\bunits? (?:should|would you like)\b"
-    r"|\b(?:which|what)\s+(?:[\w-]+\s+)?scale\b"  # "Which magnitude scale would you like: moment or local?"
     rf"|\bmetric or imperial\b|\b(?:{_MEASURES}|{_CURRENCIES})\b[^?]*\bor\b[^?]*\b(?:{_MEASURES}|{_CURRENCIES})\b",
     re.IGNORECASE)
 # A question for the source of a figure: "a particular source", "according to whom"; not "the source of the Nile"
@@ -46,8 +45,15 @@ def names_a_currency(span: str, intent: str) -> bool:
     return bool(at) and all(_CURRENCY_AFTER.match(intent, end) for end in at)
 
 
+# A question for a scale of measure ("Which magnitude scale would you like?", "On which scale?"); not the
+# size of a thing ("What scale of business?") nor a band of one ("Which pay scale band?")
+_ASKS_SCALE = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?scale\b(?!\s+(?:of|band|grade|level|point)\b)", re.IGNORECASE)
+_SCALE_NAMED = re.compile(r"\b(?:(?:on|by|according to|using) the\s+)?(?:[A-Z][\w-]*|moment magnitude|local magnitude)"
+                          r"(?:[\s-]+[A-Z][\w-]*)*\s+(?:magnitude\s+)?scale\b")
+
+
 def asks_unit(question: str) -> bool:
-    return bool(_ASKS_UNIT.search(question) or _ASKS_CURRENCY.search(question))
+    return bool(_ASKS_UNIT.search(question) or _ASKS_CURRENCY.search(question) or _ASKS_SCALE.search(question))
 
 
 def asks_source(question: str) -> bool:
@@ -59,6 +65,10 @@ def unit_of(question: str, intent: str, missing: list[str]) -> str | None:
     shortest span the query left out that holds it, else as the intent writes it ("in meters", which the
     query may say too; "kilometres" of "How many kilometres long ...?")."""
     currency = bool(_ASKS_CURRENCY.search(question))
+    if _ASKS_SCALE.search(question):  # "Which magnitude scale?" of "on the moment magnitude scale"
+        named = _SCALE_NAMED.search(intent)
+        holding = [s for s in missing if named and "scale" in s and (named.group() in s or s in named.group())]
+        return (min(holding, key=len) if holding else named.group()) if named else None
     for pattern in (UNIT_PHRASE, _UNIT_WORD):
         found = next((m.group() for m in pattern.finditer(intent)
                       if not currency or _CURRENCY_WORD.search(m.group())), None)
