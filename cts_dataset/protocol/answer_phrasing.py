@@ -202,7 +202,10 @@ def content_words(text: str, language: str) -> list[str]:
 
 def holds(text: str, word: str, language: str) -> bool:
     if re.search(rf"[{CJK}]", word):
-        return word in text or word_forms.zh_numerals_to_digits(word) in word_forms.zh_numerals_to_digits(text) \
+        # a numeral written otherwise (三月, 3月); a number whole, not a digit of one (二 of 二套房 in 2024年)
+        digits = word_forms.zh_numerals_to_digits(word)
+        return word in text or bool(re.search(rf"(?<!\d){re.escape(digits)}(?!\d)" if re.fullmatch(r"\d+", digits)
+                                              else re.escape(digits), word_forms.zh_numerals_to_digits(text))) \
             or _held_in_two(word, text)
     known = tokenize(text)
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False

@@ -1059,17 +1059,19 @@ def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
     return rivals[0] if rivals and not said & set(own) else None
 
 
-_BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)[^\d，。？?、]{0,4}?(及以上|以上|及以下|以下|以内|之内|之上|之下)")
+_BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)([^\d，。？?、]{0,4}?)(及以上|以上|及以下|以下|以内|之内|之上|之下)")
 
 
 def _rival_bound_zh(question: str, missing: list[str]) -> str | None:
-    """The bound the need left out that a guessed bound of the same number stands against: 90平方米及以下 for
-    "您买的是90平方米以上的房子吗？"."""
-    def bounds(text: str) -> set[tuple[str, bool]]:  # (number, upward)
-        return {(m.group(1), "上" in m.group(2)) for m in _BOUND_ZH.finditer(text)}
+    """The bound the need left out that another guessed bound stands against: 90平方米及以下 for "您买的是90平方米
+    以上的房子吗？" and for "是140平方米以上的大户型吗？"."""
+    def bounds(text: str) -> set[tuple[str, str, bool]]:  # (number, unit, upward)
+        return {(m.group(1), m.group(2), "上" in m.group(3)) for m in _BOUND_ZH.finditer(text)}
 
     said = bounds(question)
-    own = [s for s in missing if any((n, not up) in said for n, up in bounds(s)) and not bounds(s) & said]
+    units = {unit for _, unit, _ in said}
+    # of one unit (平方米): not "您的月收入是5000元以上吗？" against 12万元以上 a year
+    own = [s for s in missing if bounds(s) and {u for _, u, _ in bounds(s)} & units and not bounds(s) & said]
     return max(own, key=len) if own else None
 
 
