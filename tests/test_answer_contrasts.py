@@ -200,3 +200,29 @@ def test_a_scale_the_intent_names_answers_a_question_for_a_scale():
     pair = ("What was the magnitude of the 2011 Tohoku earthquake on the moment magnitude scale?",
             "What was the magnitude of the 2011 Tohoku earthquake?")
     assert answered(pair, "Which magnitude scale would you like: moment or Richter?") == ("moment magnitude scale", "method")
+
+
+def test_a_question_for_an_edition_or_a_period_gets_the_whole_time():
+    pair = ("Which team won the fifth men's Cricket World Cup?", "Which team won the men's Cricket World Cup?")
+    assert answered(pair, "Which edition of the tournament do you mean?") == ("fifth", "typed")
+    pair = ("What was the inflation rate in Italy in the third quarter of 2011?", "What was the inflation rate in Italy?")
+    assert answered(pair, "For what period?")[0] == "third quarter of 2011"
+
+
+def test_a_choice_of_one_thing_and_all_of_them_gets_the_one_left_out():
+    pair = ("Who was the top scorer of the 1998 FIFA World Cup?", "Who was the top scorer of the FIFA World Cup?")
+    assert answered(pair, "A specific edition, or the all-time top scorer across all World Cups?") == ("1998", "either_or")
+
+
+def test_a_lone_chinese_numeral_holds_no_digit_of_a_year():
+    pair = ("杭州市2024年个人住房公积金贷款最高额度是多少？", "个人住房公积金贷款最高额度是多少？")
+    assert "2024" not in answered(pair, "请问您是首套房还是二套房？", "zh", model_says=UNKNOWN_REPLY)[0]
+    pair = ("三亚亚龙湾2月份的平均海水温度是多少度？", "亚龙湾的平均海水温度是多少度？")  # 二月 is 2月 all the same
+    assert answered(pair, "您是想了解二月的水温吗？", "zh")[0] == "是的，2月份"
+
+
+def test_a_guessed_bound_of_the_same_unit_stands_against_the_needs():
+    pair = ("2024年购买面积90平方米及以下的首套住房契税税率是多少？", "2024年购买首套住房契税税率是多少？")
+    assert answered(pair, "是140平方米以上的大户型吗？", "zh")[0].startswith("不是") and "90平方米及以下" in answered(pair, "是140平方米以上的大户型吗？", "zh")[0]
+    pair = ("2024年年收入12万元以上的个人需要办理个税汇算吗？", "2024年个人需要办理个税汇算吗？")
+    assert not answered(pair, "您的月收入是5000元以上吗？", "zh", model_says=UNKNOWN_REPLY)[0].startswith("不是")

@@ -130,6 +130,9 @@ _OPEN_REQUEST = re.compile(
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
+_ORDINAL_EN = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+                         r"\w+teenth|\w+tieth|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-\w+|\d+(?:st|nd|rd|th))",
+                         re.IGNORECASE)
 _WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?)\b", re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
@@ -324,6 +327,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         then = _now_or_then(question, intent, missing, language)
         if then:  # "古代开封的人口，还是现在的？" for 北宋末年: the need's time
             return Decision(then, "either_or")
+        one = _one_or_all(question, missing, language)
+        if one:  # "A specific edition, or the all-time top scorer?" of a need for the 2002 World Cup
+            return Decision(one, "either_or")
         typed = _typed(question, missing, spans, language, intent, query)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
         if language == "zh" and not _takes_a_side(question, intent, spans, language, query) and (typed is None or not any(
@@ -662,6 +668,26 @@ _THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|orig
 _THEN_SIDE_ZH = re.compile(r"古代|当时|历史|过去|以前|首发|开售|发售|最初|原来|当年|那时")
 _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territory|plan|planning|buy|visit|go)\b|范围|边界|辖区|打算|计划|准备",
                               re.IGNORECASE)
+
+
+_ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|某一?[个年届次款](?P<kind_zh>)",
+                       re.IGNORECASE)
+_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined)\b|所有|历年|全部|总体|整体|累计",
+                       re.IGNORECASE)
+
+
+def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
+    """A choice of one thing of a kind and all of them: the one the need left out, of the kind asked ("A
+    specific edition, or the all-time top scorer across all World Cups?" -> 2002)."""
+    offered = alternatives(question, language)
+    ones = [_ONE_SIDE.search(p) for p in offered]
+    if len(offered) < 2 or sum(bool(o) for o in ones) != 1 or not any(_ALL_SIDE.search(p) for p, o in zip(offered, ones) if not o):
+        return None
+    one = next(o for o in ones if o)
+    asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
+        if language == "en" else classify(one.group())
+    found = [s for s in missing if span_type(s, language) == asked and not any(s != o and s in o for o in missing if span_type(o, language) == asked)]
+    return found[0] if asked in TYPED and len(found) == 1 else None
 
 
 def _now_or_then(question: str, intent: str, missing: list[str], language: str) -> str | None:
@@ -1376,11 +1402,16 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     # else a block that holds one ("Tang-dynasty China" for "Which country?")
     of_kind = [s for s in missing if kind(s) == asked] or [s for s in missing if asked in span_kinds(s, language)]
     # A block that also holds a value of another kind ("2023年杭州" for "Which year?") gives way to its part.
-    pure = [s for s in of_kind if not any(o != s and o in s and kind(o) not in (asked, None) for o in missing)]
+    # (a number within a time is of it: "second quarter of 2013")
+    pure = [s for s in of_kind if not any(o != s and o in s and kind(o) not in (asked, None)
+                                          and not (asked == "time" and kind(o) == "number") for o in missing)]
     if of_kind and asked == "region" and language == "en":
         return _at_level(question, pure or of_kind)
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
+    edition = [s for s in missing if _ORDINAL_EN.fullmatch(s.strip())] if asked == "time" and _WHICH_EDITION.search(asking) else []
+    if edition:  # "Which edition of the tournament?" of "the sixth men's Rugby World Cup"
+        return Decision(edition[0], "typed")
     level = asked_level(question) if asked == "region" and language == "en" else None
     # "Which city's central station?" of "Helsinki Central railway station": a name that holds a place of the level asked
     owned = re.search(r"\bwhich\s+\w+['’]s\s+([\w-]+)", question, re.IGNORECASE)  # "which city's central station"
