@@ -226,3 +226,37 @@ def test_a_guessed_bound_of_the_same_unit_stands_against_the_needs():
     assert answered(pair, "是140平方米以上的大户型吗？", "zh")[0].startswith("不是") and "90平方米及以下" in answered(pair, "是140平方米以上的大户型吗？", "zh")[0]
     pair = ("2024年年收入12万元以上的个人需要办理个税汇算吗？", "2024年个人需要办理个税汇算吗？")
     assert not answered(pair, "您的月收入是5000元以上吗？", "zh", model_says=UNKNOWN_REPLY)[0].startswith("不是")
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "not_said"), [
+    (("Which team finished fourth in the 2010 World Cup?", "Which team finished in the 2010 World Cup?"),
+     "Which edition of the tournament?", "en", "fourth"),  # an ordinal of no edition where the query dates the event
+    (("What was the population of Berlin in 1900?", "What was the population of Berlin?"),
+     "Are you currently living in Berlin, or did you live there in the past?", "en", "1900"),  # about the user
+    (("How many people live in the city that hosted the 1936 Summer Olympics?", "How many people live in the city that hosted the Summer Olympics?"),
+     "Do you want the current population or the historical one?", "en", "1936"),  # the year dates the Games, not the population
+    (("How much is the minimum wage in US dollars per hour?", "How much is the minimum wage per hour?"),
+     "Are you asking about the US federal minimum wage?", "en", "Yes"),  # the place of a currency
+    (("本科学历在苏州落户能加多少分？", "本科学历落户能加多少分？"), "您问的是本科学历的分数线吗？", "zh", "是的"),
+    (("2023年首都机场国内航班的准点率是多少？", "2023年首都机场航班的准点率是多少？"), "您问的是首都国际机场吗？", "zh", "不是"),
+    (("2024年上海首套房90平方米及以下的契税税率是多少？", "2024年上海首套房的契税税率是多少？"), "您家的房子面积在120平方米以内吗？", "zh", "不是"),
+    (("How much does a Costco Executive membership cost per year?", "How much does a Costco membership cost per year?"),
+     "Are you a regular Costco shopper?", "en", "No"),
+    (("What is the average salary of a software engineer in New York City?", "What is the average salary of a software engineer?"),
+     "Salary before tax, not after tax, right?", "en", "Yes"),
+    (("How long does a Tesla Model 3 take to charge when it rains?", "How long does a Tesla Model 3 take to charge?"),
+     "When are you planning to drive?", "en", "rains"),  # a condition is no time
+])
+def test_what_a_second_review_found_wrong_stays_right(pair, question, language, not_said):
+    assert not_said not in answered(pair, question, language, model_says=UNKNOWN_REPLY)[0]
+
+
+def test_the_side_of_a_contrast_that_the_intent_holds_is_confirmed():
+    pair = ("Which country won the most medals at the 1936 Winter Olympics?", "Which country won the most medals at the 1936 Olympics?")
+    assert answered(pair, "The Winter Games, not the Summer Games, right?")[0] == "Yes, Winter Olympics"
+    assert answered(pair, "The Summer Games, not the Winter Games, right?")[0] == "No, Winter Olympics"
+
+
+def test_a_question_for_a_scale_the_intent_does_not_name_gets_its_unit():
+    pair = ("What is the average July temperature in Paris in degrees Celsius?", "What is the average July temperature in Paris?")
+    assert "Celsius" in answered(pair, "What scale would you like: Celsius or Fahrenheit?")[0]

@@ -113,6 +113,7 @@ from cts_dataset.protocol.time_spans import NOW_WORD, NOW_ZH, YEAR, dated
 from cts_dataset.protocol.units_and_sources import (
     asks_source,
     asks_unit,
+    is_a_currencys_place,
     names_a_currency,
     source_of,
     unit_of,
@@ -190,6 +191,12 @@ _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|locat
 # asking or meaning ("Are you asking about ...?")
 _TO_USER_AS_SUBJECT = re.compile(r"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:asking|referring|thinking|"
                                  r"talking|interested|looking|after|mean|meaning|want|wanting|need|focus))", re.IGNORECASE)
+# A question about the user rather than what they mean: "Are you currently living there?", "Are you a regular
+# Costco shopper?", "您是本地旅客吗？", "您家的房子..."; not "Are you asking about ...", "您是指 ...".
+_ABOUT_THE_USER = re.compile(r"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:asking|referring|thinking|talking|interested|"
+                            r"looking|after|mean|meaning|want|wanting|need|focus|including|counting|considering|excluding|"
+                            r"only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要)|家|的(?!意思))",
+                            re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
@@ -256,8 +263,11 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     language = "zh" if re.search(rf"[{CJK}]", question) else "en"  # the question's own script decides
     if language != view.language:  # an English question on a Chinese need, or the reverse: the model chooses
         return None
-    if language == "en":  # the "US" of "in US dollars" is no place the query left out
+    if language == "en":  # the "US" of "in US dollars" is no place the query left out (its unit stays an answer)
         missing = [s for s in missing if not names_a_currency(s, intent)]
+        # a choice of units may get the intent's ("current US dollars or PPP?"); no other question a currency
+        spans = [s for s in spans if not (is_a_currencys_place(s, intent)
+                                          or (names_a_currency(s, intent) and not is_either_or(question, language)))]
     contrast = contrasted(question, language)
     if contrast:  # "You mean the year 1900, not 1910, right?": the choice of the two, said as yes or no
         return _contrasted(view, *contrast, missing, spans)
@@ -679,6 +689,8 @@ _ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|eve
 def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     """A choice of one thing of a kind and all of them: the one the need left out, of the kind asked ("A
     specific edition, or the all-time top scorer across all World Cups?" -> 2002)."""
+    if _ABOUT_THE_USER.search(question):  # "Do you hold citizenship of one particular country, or of any?"
+        return None
     offered = alternatives(question, language)
     ones = [_ONE_SIDE.search(p) for p in offered]
     if len(offered) < 2 or sum(bool(o) for o in ones) != 1 or not any(_ALL_SIDE.search(p) for p, o in zip(offered, ones) if not o):
@@ -697,13 +709,20 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     now, then = (_NOW_SIDE_ZH, _THEN_SIDE_ZH) if language == "zh" else (_NOW_SIDE_EN, _THEN_SIDE_EN)
     offered = alternatives(question, language)
     if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1 or not any(then.search(p) for p in offered) \
-            or _BOUNDS_OR_PLANS.search(question):  # "the current city limits or the historical ones?"; "buy now or later?"
-        return None
+            or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
+        return None  # "the current city limits or the historical ones?"; "buy now or later?"; "are you living there now?"
     said = now.search(intent)
-    times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)]
+    times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)
+             and not _in_a_relative_clause(s, intent)]  # "the city that hosted the 1936 Olympics" dates no population
     if said and times:  # "until 1596 ... today": which clause the choice is about, the words do not tell
         return None
     return said.group() if said else times[0] if len(times) == 1 else None
+
+
+def _in_a_relative_clause(span: str, intent: str) -> bool:
+    """The span stands in a relative clause of the intent ("the city that hosted the 1936 Olympics")."""
+    at = intent.find(span)
+    return at >= 0 and bool(re.search(r"(?<=\w\s)(?:that|which|who|whom|where)\b[^,]*$", intent[:at], re.IGNORECASE))
 
 
 def _qualifies_query_word(guess: str, question: str, query: str) -> bool:
@@ -718,7 +737,9 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
     alone is confirmed or not ("Do you mean X?")."""
     language = view.language
     chosen = decide(replace(view, question=as_a_choice(guess, other, language)), missing, spans)
-    if chosen is not None and chosen.span != UNKNOWN:
+    # a side of no words of its own tells nothing ("Salary before tax, not after tax?": only "before" and "after" differ)
+    told = any(not holds(guess, w, language) for w in content_words(other, language))
+    if chosen is not None and chosen.span != UNKNOWN and told:
         words = [w for w in content_words(chosen.span, language)  # 职工 of 职工医保, not the 医保 both sides say
                  if holds(guess, w, language) != holds(other, w, language)]
         on_guess, on_other = (any(holds(side, w, language) for w in words) for side in (guess, other))
@@ -732,6 +753,9 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
     written = _side_as_written(guess, other, view.fused_query, language)
     if written:  # "Album of the Year, not Record of the Year?" of a query that says so: yes, as the intent writes it
         return Decision(written[0], "contrast", reply="yes" if written[1] else "no")
+    held = _side_held(guess, other, view.fused_query, missing + spans, language)
+    if held:  # "The Winter Games, not the Summer Games?" of a need for the Winter Olympics: yes, and its span
+        return Decision(held[0], "contrast", reply="yes" if held[1] else "no")
     alone = guess + ("吗？" if language == "zh" else "?")
     decision = decide(replace(view, question=alone), missing, spans)
     if decision is None or decision.span == UNKNOWN or decision.reply is not None:
@@ -742,6 +766,20 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
         return Decision(UNKNOWN, decision.rule)
     yes, no = ("是的", "不是") if language == "zh" else ("Yes", "No")
     return replace(decision, reply="yes" if said.startswith(yes) else "no" if said.startswith(no) else "")
+
+
+def _side_held(guess: str, other: str, intent: str, spans: list[str], language: str) -> tuple[str, bool] | None:
+    """The side of a contrast whose own words the intent holds, where it holds none of the other's, with the
+    shortest span of the intent that holds them; and whether it is the guess."""
+    sides = [guess, other]
+    own = [[w for w in content_words(side, language) if not holds(sides[1 - i], w, language)] for i, side in enumerate(sides)]
+    for i in (0, 1):
+        if own[i] and own[1 - i] and all(holds(intent, w, language) for w in own[i]) \
+                and not any(holds(intent, w, language) for w in own[1 - i]):
+            holding = [s for s in spans if all(holds(s, w, language) for w in own[i])]
+            if holding:
+                return min(holding, key=len), i == 0
+    return None
 
 
 def _side_as_written(guess: str, other: str, intent: str, language: str) -> tuple[str, bool] | None:
@@ -875,6 +913,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(question, guesses, missing)
+    if language == "zh" and _ABOUT_THE_USER.search(question) and any(
+            g[1] == n[1] for g in _bounds_zh(question) for s in missing for n in _bounds_zh(s)):
+        return Decision(UNKNOWN, "confirmation")  # "您家的房子面积在120平方米以内吗？": the user's house, not the need
     agreeing_ordinal = _ordinal_agreeing_zh(question, missing) if language == "zh" and not rival else None
     if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
         return Decision(agreeing_ordinal, "confirmation", reply="yes")
@@ -1016,9 +1057,8 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
     # of their own (对应); not another thing of it (下限, 计算方法, 中位数)
-    wh = _ASKS_A_VALUE_ZH.search(intent)
-    sought = intent[wh.start():] if wh else ""
-    return run if all(w in _NEUTRAL_ZH or span_type(w, "zh") == "time" or any(c in sought for c in w)
+    measure = re.search(r"(?:多少|几)([\u4e00-\u9fff])", intent)  # 分 of 多少分: 分值 says it otherwise, 分数线 does not
+    return run if all(w in _NEUTRAL_ZH or span_type(w, "zh") == "time" or (measure and len(w) <= 2 and w[0] == measure.group(1))
                       for w in content_words(asked, "zh") if not holds(intent, w, "zh")) else None
 
 
@@ -1033,8 +1073,8 @@ _PRICES = frozenset(tokenize("price prices fare fares ticket tickets rate rates 
 def _plain_instead(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
     """The qualifier the need left out, where a yes/no question guesses the plain one of the query's thing
     (a plain word the need lacks before a word of the query's, or before "version", 版, 款)."""
-    if not query or not is_yes_no(question, language):
-        return None
+    if not query or not is_yes_no(question, language) or _ABOUT_THE_USER.search(question):
+        return None  # "Are you a regular Costco shopper?"
     found = (_PLAIN_ZH if language == "zh" else _PLAIN_EN).search(question)
     if not found or holds(intent, found.group().split()[0] if language == "en" else found.group()[:2], language):
         return None
@@ -1071,15 +1111,16 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
 # Scopes that stand against each other, by axis: at home or abroad; how much of the land
 _SCOPE_AXES_ZH = (("国内", "国外", "国际", "海外", "境内", "境外"), ("全国", "全球", "全省", "全市"))
 _SCOPE_ZH = re.compile("|".join(w for axis in _SCOPE_AXES_ZH for w in axis))
+_NAME_AFTER_SCOPE_ZH = re.compile(r"机场|大学|学院|学校|酒店|饭店|中心|组织|公司|会议|集团|航空|广场|贸易|博览|展览|关系|新闻|频道")  # 首都国际机场
 # a scope that qualifies a person (境外游客, 本地旅客) asks who the user is or whom the figure counts
 _SCOPED_PERSON_ZH = re.compile(rf"(?:{_SCOPE_ZH.pattern})(?:的)?(?:游客|旅客|人员|居民|学生|考生|人士|人|乘客|用户)")
 
 
 def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
     """The scope the need left out that a guessed scope of its axis stands against: 国内 for "您是指国际航班吗？"."""
-    if _SCOPED_PERSON_ZH.search(question):
+    if _SCOPED_PERSON_ZH.search(question) or _ABOUT_THE_USER.search(question):
         return None
-    said = set(_SCOPE_ZH.findall(question))
+    said = {m.group() for m in _SCOPE_ZH.finditer(question) if not _NAME_AFTER_SCOPE_ZH.match(question, m.end())}
     own = [s for s in missing if _SCOPE_ZH.fullmatch(s)]
     rivals = [s for s in own if not said & {s} and any(s in axis and said & set(axis) for axis in _SCOPE_AXES_ZH)]
     return rivals[0] if rivals and not said & set(own) else None
@@ -1091,14 +1132,18 @@ _BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)([^\d，。？?、]{0,4}?)(及以上|以
 def _rival_bound_zh(question: str, missing: list[str]) -> str | None:
     """The bound the need left out that another guessed bound stands against: 90平方米及以下 for "您买的是90平方米
     以上的房子吗？" and for "是140平方米以上的大户型吗？"."""
-    def bounds(text: str) -> set[tuple[str, str, bool]]:  # (number, unit, upward)
-        return {(m.group(1), m.group(2), "上" in m.group(3)) for m in _BOUND_ZH.finditer(text)}
-
-    said = bounds(question)
-    units = {unit for _, unit, _ in said}
+    if _ABOUT_THE_USER.search(question):  # "您家的房子面积在120平方米以内吗？"
+        return None
+    said = _bounds_zh(question)
     # of one unit (平方米): not "您的月收入是5000元以上吗？" against 12万元以上 a year
-    own = [s for s in missing if bounds(s) and {u for _, u, _ in bounds(s)} & units and not bounds(s) & said]
+    # another bound of the unit stands against the need's, whether the ranges meet or not ("6000米以上" for 7000米以上)
+    own = [s for s in missing if any(g[1] == n[1] and g != n for g in said for n in _bounds_zh(s))]
     return max(own, key=len) if own else None
+
+
+def _bounds_zh(text: str) -> set[tuple[str, str, bool]]:
+    """The bounds a Chinese text sets: (number, unit, upward) of 90平方米及以下 is ("90", "平方米", False)."""
+    return {(m.group(1), m.group(2), "上" in m.group(3)) for m in _BOUND_ZH.finditer(text)}
 
 
 def _whole_zh(span: str, missing: list[str], question: str) -> str:
@@ -1381,7 +1426,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
-    if asked == "time" and _ASKS_A_DATE.search(asking):  # "哪一年的车型？" is not answered by 快充时
+    if asked == "time" and (_ASKS_A_DATE.search(asking) or _ABOUT_THE_USER.search(asking)):
+        # "哪一年的车型？" is not answered by 开通时, nor "When did you visit the bridge?" by "after Roebling died"
         missing = [s for s in missing if not is_time_clause(s)]
         spans = [s for s in spans if not is_time_clause(s)]
     kinds = {k for k, weight in scores(asking).items() if k in TYPED and weight >= STRONG_CUE}
@@ -1409,7 +1455,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return _at_level(question, pure or of_kind)
     if of_kind:
         return Decision((pure or of_kind)[0], "typed")
-    edition = [s for s in missing if _ORDINAL_EN.fullmatch(s.strip())] if asked == "time" and _WHICH_EDITION.search(asking) else []
+    # an ordinal of the event itself: not where the query dates it ("fourth in the 2010 World Cup") or counts in
+    # it ("season 8")
+    edition = [s for s in missing if _ORDINAL_EN.fullmatch(s.strip())] \
+        if asked == "time" and _WHICH_EDITION.search(asking) and not re.search(r"\d", query) else []
     if edition:  # "Which edition of the tournament?" of "the sixth men's Rugby World Cup"
         return Decision(edition[0], "typed")
     level = asked_level(question) if asked == "region" and language == "en" else None

@@ -31,9 +31,11 @@ _TIME_EN = re.compile(
     r"|\b(?-i:AD|CE) [1-9][0-9]{0,3}\b"
     r"|\b(?:pre|post)-(?:(?-i:[A-Z])|(?:war|colonial|independence|revolutionary|industrial|classical|conquest|"
     r"reformation|soviet|imperial|medieval|modern|dynastic)\b)"
-    # a clause of time with a subject: "when the bus system opened", "after John Roebling died"; not a
-    # condition ("when booked online", "while towing", "before tax", "after five years of service")
-    r"|^(?:when|after|before|until|since|during)\s+(?:the|it|he|she|they|his|her|its|their|(?-i:[A-Z]))",
+    # a clause of time with a subject and an event in the past: "when the bus system opened", "after John
+    # Roebling died"; not a condition ("when booked online", "while towing", "before tax", "when it rains")
+    r"|^(?:when|after|before|until|since)\s+(?:the|it|he|she|they|his|her|its|their|(?-i:[A-Z]))(?:(?!\s(?:is|are|am|gets?)\s)[\w'’ -])*?\s"
+    r"(?:\w+ed|sold|won|began|fell|took|became|came|went|left|broke|rose|ran|built|held|made|died|lost|split|"
+    r"struck|hit|began|wrote|gave|sank|led|met|shot|set|spread|grew|drew|froze|flew|beat|bought|sent|paid)\b",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
 # "pre-Columbian", "post-war" and antiquity are times, "pre-eminent" and "post-secondary" are not
 _NUMBER_EN = re.compile(
@@ -242,7 +244,7 @@ def names_country_otherwise(text: str, span: str) -> bool:
     return False
 
 
-_CLAUSE_OF_TIME = re.compile(rf"^(?:when|after|before|until|since|during)\s|(?:{_MILESTONE_ZH})[{CJK}]{{0,3}}?(?:时|之时|之际|以来)$",
+_CLAUSE_OF_TIME = re.compile(rf"^(?:when|after|before|until|since)\s|(?:{_MILESTONE_ZH})[{CJK}]{{0,3}}?(?:时|之时|之际|以来)$",
                              re.IGNORECASE)
 
 

@@ -33,14 +33,24 @@ _SOURCE = re.compile(r"\b(?i:according to|as reported by|reported by|as publishe
                      r"as estimated by|data from)\s+(?:the\s+)?(?P<source>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)")
 
 
+# A currency in a span ("US dollars per hour"): the unambiguous words, not "won" or "pounds"
+_CURRENCY_IN_SPAN = re.compile(r"\b(?:dollars?|euros?|yen|yuan|renminbi|rupees?|roubles?|rubles?|pesos?|pounds sterling|"
+                               r"Swiss francs?|Korean won)\b", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(r"\s+(?:dollars?|euros?|yen|yuan|renminbi|rupees?|pounds?|francs?|won|roubles?|rubles?|pesos?)\b")
 
 
 def names_a_currency(span: str, intent: str) -> bool:
-    """A place the intent names only as a currency's ("US" and "US dollars" of "in US dollars"): no place of
-    the need."""
-    if re.search(rf"(?:{_CURRENCIES})$", span):
+    """A place the intent names only as a currency's, or the currency ("US" and "US dollars" of "in US
+    dollars"): no answer to a question for a place."""
+    if is_a_currencys_place(span, intent):
         return True
+    at = intent.find(span)  # a currency the figure is given in ("in US dollars"), not one the need asks about
+    return bool(_CURRENCY_IN_SPAN.search(span)) and at >= 0 and any(
+        m.start() < at + len(span) and at < m.end() for m in UNIT_PHRASE.finditer(intent))
+
+
+def is_a_currencys_place(span: str, intent: str) -> bool:
+    """The place alone ("US" of "in US dollars"): no place the query left out."""
     at = [m.end() for m in re.finditer(rf"\b{re.escape(span)}\b", intent)]
     return bool(at) and all(_CURRENCY_AFTER.match(intent, end) for end in at)
 
@@ -65,10 +75,10 @@ def unit_of(question: str, intent: str, missing: list[str]) -> str | None:
     shortest span the query left out that holds it, else as the intent writes it ("in meters", which the
     query may say too; "kilometres" of "How many kilometres long ...?")."""
     currency = bool(_ASKS_CURRENCY.search(question))
-    if _ASKS_SCALE.search(question):  # "Which magnitude scale?" of "on the moment magnitude scale"
-        named = _SCALE_NAMED.search(intent)
-        holding = [s for s in missing if named and "scale" in s and (named.group() in s or s in named.group())]
-        return (min(holding, key=len) if holding else named.group()) if named else None
+    named = _SCALE_NAMED.search(intent) if _ASKS_SCALE.search(question) else None
+    if named:  # "Which magnitude scale?" of "on the moment magnitude scale"; else a unit ("Celsius or Fahrenheit?")
+        holding = [s for s in missing if "scale" in s and (named.group() in s or s in named.group())]
+        return min(holding, key=len) if holding else named.group()
     for pattern in (UNIT_PHRASE, _UNIT_WORD):
         found = next((m.group() for m in pattern.finditer(intent)
                       if not currency or _CURRENCY_WORD.search(m.group())), None)
