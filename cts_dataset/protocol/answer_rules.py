@@ -12,6 +12,8 @@ from the pair, so those cases need no model, and answer the same on every engine
   are independent countries count?") that names nothing only the intent holds: ``unknown``;
 - ``either_or``: one of the offered alternatives is the intent's ("By area or by population?"); alternatives
   that are no values of the asked kind ("In square kilometres or square miles?") are not answered with one;
+- ``contrast``: a guess told from another value ("You mean the year 1900, not 1910, right?", "您问的是职工医保，
+  而不是城乡居民医保，对吗？") is the choice of the two, said as yes or no; else the guess alone is confirmed;
 - ``confirmation``: a yes/no question naming what only the intent holds ("Is this the 1976 one?"), or
   guessing a value of the kind the query left out ("Was it 1940?" -> "No, 1976"; a time that does not hold
   the intent's: "Augustus, who ruled from 27 BC to AD 14?" -> "No, 284 to 305"), or naming nothing of
@@ -31,6 +33,8 @@ from the pair, so those cases need no model, and answer the same on every engine
   query left out;
 - ``plans``: a Chinese question about the user's plans ("您打算去哪个会场？") that names nothing
   only the need holds, and asks for no kind of value the query left out: ``unknown``;
+- ``in_query``: a which-question the query's own words answer ("Which river?" of "the Mekong River",
+  "Which country's GDP?" of "the GDP of Brazil");
 - ``rank``, ``criterion``, ``fact``: a question for a place in a ranking, for the yardstick of the query's
   ranking or measure, or for a fact in the third person (:mod:`.question_forms`).
 """
