@@ -260,3 +260,23 @@ def test_the_side_of_a_contrast_that_the_intent_holds_is_confirmed():
 def test_a_question_for_a_scale_the_intent_does_not_name_gets_its_unit():
     pair = ("What is the average July temperature in Paris in degrees Celsius?", "What is the average July temperature in Paris?")
     assert "Celsius" in answered(pair, "What scale would you like: Celsius or Fahrenheit?")[0]
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    # a province or a title written before the need's own place is no guess of another place
+    (("2024年成都市首套住房商业贷款最低首付比例是多少？", "2024年住房商业贷款最低首付比例是多少？"), "是四川成都吗？", "是的，成都市"),
+    (("青岛市2024年生育津贴的计发标准是怎么规定的？", "2024年生育津贴的计发标准是怎么规定的？"), "是山东青岛的政策吗？", "是的，青岛市"),
+    (("北京地铁普通单程票的最高票价是多少元？", "地铁普通单程票的最高票价是多少元？"), "您说的是首都北京的地铁吧？", "是的，北京"),
+    # another edition; a lone telling character said as the need's word
+    (("小米SU7标准版的CLTC纯电续航里程是多少公里？", "小米SU7的CLTC纯电续航里程是多少公里？"), "是Max版吗？", "不是，标准版"),
+    (("2024年成都市首套住房商业贷款最低首付比例是多少？", "2024年住房商业贷款最低首付比例是多少？"), "首套房还是二套房？", "首套"),
+])
+def test_a_chinese_place_edition_or_choice_is_read_as_the_need_writes_it(pair, question, expected):
+    assert answered(pair, question, "zh")[0].startswith(expected)
+
+
+def test_a_season_named_by_its_first_year_is_not_denied():
+    pair = ("哈尔滨冰雪大世界2024-2025季的门票价格是多少？", "哈尔滨冰雪大世界的门票价格是多少？")
+    assert not answered(pair, "是2024年底开园的那一季吗？", "zh", model_says=UNKNOWN_REPLY)[0].startswith("不是")
+    pair = ("2024年6月大学英语四级考试笔试的具体日期是哪天？", "大学英语四级考试笔试的具体日期是哪天？")
+    assert answered(pair, "是2024年12月那次吗？", "zh")[0].startswith("不是")  # another month of the year: no

@@ -333,11 +333,11 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if is_either_or(question, language):
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
-            return Decision(span, "either_or")
+            return Decision(_a_word_zh(span, question, missing) if language == "zh" else span, "either_or")
         held = _held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
-            return Decision(held, "either_or")
+            return Decision(_a_word_zh(held, question, missing), "either_or")
         then = _now_or_then(question, intent, missing, language)
         if then:  # "古代开封的人口，还是现在的？" for 北宋末年: the need's time
             return Decision(then, "either_or")
@@ -826,6 +826,15 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     return _first_holding(hits, missing, spans, language) if hits else None
 
 
+def _a_word_zh(span: str, question: str, missing: list[str]) -> str:
+    """A lone character that tells one alternative from another, said as the span the query left out that
+    begins with it within that alternative: 首套 for the 首 of "首套房还是二套房？"."""
+    if len(span) != 1:
+        return span
+    side = next((p for p in alternatives(question, "zh") if span in p), "")
+    return next((s for s in missing if s.startswith(span) and len(s) > 1 and s in side), span)
+
+
 def _telling_zh(word: str, offered: list[str]) -> bool:
     """A Chinese word that tells one alternative from the others: not a single character another one
     writes too ("年" of "年平均人口" against "年末常住人口"; "首" of 首套房 against 二套房 tells)."""
@@ -923,6 +932,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     agreeing_ordinal = _ordinal_agreeing_zh(question, missing) if language == "zh" and not rival else None
     if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
         return Decision(agreeing_ordinal, "confirmation", reply="yes")
+    if language == "zh" and not rival:  # "是Max版吗？" of a need for 标准版: another edition
+        rival = _other_edition_zh(question, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = _rival_scope_zh(question, missing) or _rival_bound_zh(question, missing) \
             or _rival_place_zh(question, guesses, query, missing) \
@@ -1150,6 +1161,17 @@ def _bounds_zh(text: str) -> set[tuple[str, str, bool]]:
     return {(m.group(1), m.group(2), "上" in m.group(3)) for m in _BOUND_ZH.finditer(text)}
 
 
+_EDITION_ZH = re.compile(r"(?:[A-Za-z0-9+]+|[\u4e00-\u9fff]{1,3})(?:版|款)")
+_POINTING_ZH = re.compile(r"[那这哪一的]")  # 那一款 points at an edition, it names none
+
+
+def _other_edition_zh(question: str, missing: list[str]) -> str | None:
+    """The edition the need left out that another guessed edition stands against: 标准版 for "是Max版吗？"."""
+    own = [s for s in missing if re.search(r"[版款]$", s) and len(s) > 1 and s not in question]
+    said = [m.group() for m in _EDITION_ZH.finditer(question) if not _POINTING_ZH.search(m.group())]
+    return own[0] if own and said and not any(s in o or o in s for s in said for o in own) else None
+
+
 def _whole_zh(span: str, missing: list[str], question: str) -> str:
     """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
     "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of
@@ -1302,7 +1324,11 @@ def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list
     alike: list[tuple[int, int, str]] = []
     # a block's part the question says itself is no part the guess stands in for: "是2023年12月的吗？" names
     # 2023年 of 2023年杭州市, and 12月 stands for no 杭州市
-    parts = [_unsaid_part(s, missing, asked) for s in missing if s not in asked]
+    # (not a span whose year the question writes, against a guess of no number: "2024年底开园的那一季" is 2024-2025季)
+    years = set(re.findall(r"\d{4}", asked))
+    other_numbers = any(re.search(r"\d", re.sub(r"\d{4}", "", g)) for g in guesses)  # 12月 of "2024年12月" is one
+    parts = [_unsaid_part(s, missing, asked) for s in missing if s not in asked
+             and not (years and not other_numbers and any(s in b and years <= set(re.findall(r"\d{4}", b)) for b in missing))]
     for guess in (g for g in guesses if g in asked):
         around = beside(asked, guess)
         for span in (s for s in dict.fromkeys(parts) if s and s in said):

@@ -26,6 +26,7 @@ from cts_dataset.protocol.answer_choices import choices, missing_spans
 from cts_dataset.protocol.answer_phrasing import answer_of, typed_choice, yes_or_no
 from cts_dataset.protocol.role_guards import AnswerMode, span_schema, unsupported_words
 from cts_dataset.protocol.roles import RoleSettings
+from cts_dataset.protocol.span_types import without_province
 from cts_dataset.protocol.synonyms_zh import said_as_the_need_says
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
 
@@ -130,8 +131,8 @@ def answer(model: ChatModel, views: Sequence[AnswererView], settings: RoleSettin
     """One answer per view, all in one model batch, guarded by ``mode`` (see :mod:`.role_guards`)."""
     tags = list(tags) or [""] * len(views)
     if mode == "choose":  # "是来回的票价吗？" asks of 往返: the rules and the model read the need's words
-        views = [replace(v, question=said_as_the_need_says(v.question, v.fused_query)) if v.language == "zh" else v
-                 for v in views]
+        views = [replace(v, question=without_province(said_as_the_need_says(v.question, v.fused_query), v.fused_query))
+                 if v.language == "zh" else v for v in views]
     # A choosing answerer's spans are found once per view: the rules read them, the request lists them,
     # the reply is checked against them. What the rules settle is never sent to the model.
     spans = [_Spans.of(v) if mode == "choose" else None for v in views]

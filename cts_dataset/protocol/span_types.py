@@ -140,6 +140,24 @@ def zh_place_level(name: str) -> str:
     return _zh_levels().get(name) or _zh_levels().get(_ZH_ADMIN.sub("", name)) or "local"
 
 
+def without_province(question: str, need: str) -> str:
+    """A Chinese question without the province it writes right before a place the need names ("是四川成都吗？" ->
+    "是成都吗？" for a need in 成都市; "浙江杭州的政策"): the province says where that place is, it guesses no other."""
+    names = {need[i:j] for i in range(len(need)) for j in range(i + 2, min(i + 5, len(need)) + 1)}  # 北京 of 北京地铁
+    for word in sorted(names, key=len, reverse=True):
+        name = _ZH_ADMIN.sub("", word)
+        at = question.find(name) if len(name) >= 2 and is_zh_place(word) else -1
+        if at >= 2 and question[at - 2:at] == "首都":  # "首都北京的地铁": the capital's name said with its title
+            return question[:at - 2] + question[at:]
+        for size in (2, 3):  # 四川, 黑龙江; with 省 or without
+            for end in (at, at - 1):
+                start = end - size
+                if at > 0 and start >= 0 and (end == at or question[end] == "省") \
+                        and zh_place_level(question[start:end]) == "province" and question[start:end] != name:
+                    return question[:start] + question[at:]
+    return question
+
+
 def is_common_word(word: str) -> bool:
     """The corpus writes ``word`` in lower case (at least 3 times): "Games", "War" are words before names."""
     return word.lower() in _lower_case_words()
