@@ -79,7 +79,7 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # (dev6 mostly Chinese search needs with two constraints left out), questions phrased as clarifier models
 # phrase them; heldout5, new intents in both languages written blind to the rules at the same time as dev5,
 # run on version 23 and on the final version 24 only; dev7 and heldout6, the same again for version 25
-# (heldout6 run on version 24 before any change, and on the final version 25); dev8, a third tuning set
+# (heldout6 run on version 24 before any change, on the final version 25 and on version 26); dev8, a third tuning set
 # written halfway, first run to check what version 25's first changes did on questions not tuned on.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
