@@ -272,6 +272,11 @@ _ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seven
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINAL_WORDS)}|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
 
 
+def is_ordinal(text: str) -> bool:
+    """``text`` is an ordinal and nothing else ("sixth", "the 21st")."""
+    return bool(_ORDINAL.fullmatch(re.sub(r"^the\s+", "", text.strip(), flags=re.IGNORECASE)))
+
+
 def rival_of(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
     """The span the query left out that a yes/no question's guess competes with, which the user then
     gives instead ("No, 1812"), or None:

@@ -206,15 +206,9 @@ def holds(text: str, word: str, language: str) -> bool:
         digits = word_forms.zh_numerals_to_digits(word)
         return word in text or bool(re.search(rf"(?<!\d){re.escape(digits)}(?!\d)" if re.fullmatch(r"\d+", digits)
                                               else re.escape(digits), word_forms.zh_numerals_to_digits(text))) \
-            or _held_in_two(word, text)
+            or bool(written_in_two(word, text))
     known = tokenize(text)
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
-
-
-def _held_in_two(word: str, text: str) -> bool:
-    """A Chinese word the segmenter kept whole that the text writes in two parts of two characters or more:
-    全年收入 in "全年销售收入"."""
-    return bool(written_in_two(word, text))
 
 
 def written_in_two(word: str, text: str) -> str | None:

@@ -55,6 +55,7 @@ from cts_dataset.protocol.answer_guesses import (
     capitalised_runs,
     guesses_the_answer,
     in_its_place,
+    is_ordinal,
     levels_as_written,
     levels_asked,
     of_other_level,
@@ -113,7 +114,16 @@ from cts_dataset.protocol.span_types import (
     span_type,
     zh_place_level,
 )
-from cts_dataset.protocol.time_spans import NOW_WORD, NOW_ZH, YEAR, dated
+from cts_dataset.protocol.time_spans import (
+    NOW_SIDE_EN,
+    NOW_SIDE_ZH,
+    NOW_WORD,
+    NOW_ZH,
+    THEN_SIDE_EN,
+    THEN_SIDE_ZH,
+    YEAR,
+    dated,
+)
 from cts_dataset.protocol.units_and_sources import (
     asks_source,
     asks_unit,
@@ -135,9 +145,6 @@ _OPEN_REQUEST = re.compile(
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
-_ORDINAL_EN = re.compile(r"(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
-                         r"\w+teenth|\w+tieth|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-\w+|\d+(?:st|nd|rd|th))",
-                         re.IGNORECASE)
 _WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?)\b", re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
@@ -193,13 +200,13 @@ _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:t
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 # The user as the subject of a verb of their own ("Are you from Kenya?", "Do you live in Canada?"), not of
 # asking or meaning ("Are you asking about ...?")
-_TO_USER_AS_SUBJECT = re.compile(r"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:asking|referring|thinking|"
-                                 r"talking|interested|looking|after|mean|meaning|want|wanting|need|focus))", re.IGNORECASE)
+# What "Are you ...?", "Do you ...?" asks when it asks what the user means, not about the user
+_YOU_MEANING = "asking|referring|thinking|talking|interested|looking|after|mean|meaning|want|wanting|need|focus"
+_TO_USER_AS_SUBJECT = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:{_YOU_MEANING}))", re.IGNORECASE)
 # A question about the user rather than what they mean: "Are you currently living there?", "Are you a regular
 # Costco shopper?", "您是本地旅客吗？", "您家的房子..."; not "Are you asking about ...", "您是指 ...".
-_ABOUT_THE_USER = re.compile(r"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:asking|referring|thinking|talking|interested|"
-                            r"looking|after|mean|meaning|want|wanting|need|focus|including|counting|considering|excluding|"
-                            r"only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要)|家|的(?!意思))",
+_ABOUT_THE_USER = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:{_YOU_MEANING}|including|counting|"
+                            r"considering|excluding|only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要)|家|的(?!意思))",
                             re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
@@ -673,13 +680,6 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
     return bool(searched.search(question)) and not searched.search(query)
 
 
-_NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent)\b",
-                          re.IGNORECASE)
-_NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
-# the other side of such a choice: a time gone by
-_THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|originally|original|earlier|back then|former|"
-                           r"old|in the past|era|launch|release|when it (?:opened|launched|was released))\b", re.IGNORECASE)
-_THEN_SIDE_ZH = re.compile(r"古代|当时|历史|过去|以前|首发|开售|发售|最初|原来|当年|那时")
 _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territory|plan|planning|buy|visit|go)\b|范围|边界|辖区|打算|计划|准备",
                               re.IGNORECASE)
 
@@ -710,7 +710,7 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     """A choice of now and another time: the intent's word for now where it has one and left out no time
     ("today" for "its historical population or the current one?"), the time it left out where it has no
     word for now ("北宋末年" for "古代开封的人口，还是现在开封市的人口？")."""
-    now, then = (_NOW_SIDE_ZH, _THEN_SIDE_ZH) if language == "zh" else (_NOW_SIDE_EN, _THEN_SIDE_EN)
+    now, then = (NOW_SIDE_ZH, THEN_SIDE_ZH) if language == "zh" else (NOW_SIDE_EN, THEN_SIDE_EN)
     offered = alternatives(question, language)
     if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1 or not any(then.search(p) for p in offered) \
             or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
@@ -1487,7 +1487,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return Decision((pure or of_kind)[0], "typed")
     # an ordinal of the event itself: not where the query dates it ("fourth in the 2010 World Cup") or counts in
     # it ("season 8")
-    edition = [s for s in missing if _ORDINAL_EN.fullmatch(s.strip())] \
+    edition = [s for s in missing if is_ordinal(s)] \
         if asked == "time" and _WHICH_EDITION.search(asking) and not re.search(r"\d", query) else []
     if edition:  # "Which edition of the tournament?" of "the sixth men's Rugby World Cup"
         return Decision(edition[0], "typed")

@@ -35,7 +35,7 @@ _TIME_EN = re.compile(
     # Roebling died"; not a condition ("when booked online", "while towing", "before tax", "when it rains")
     r"|^(?:when|after|before|until|since)\s+(?:the|it|he|she|they|his|her|its|their|(?-i:[A-Z]))(?:(?!\s(?:is|are|am|gets?)\s)[\w'’ -])*?\s"
     r"(?:\w+ed|sold|won|began|fell|took|became|came|went|left|broke|rose|ran|built|held|made|died|lost|split|"
-    r"struck|hit|began|wrote|gave|sank|led|met|shot|set|spread|grew|drew|froze|flew|beat|bought|sent|paid)\b",
+    r"struck|hit|wrote|gave|sank|led|met|shot|set|spread|grew|drew|froze|flew|beat|bought|sent|paid)\b",
     re.IGNORECASE)  # not "modern" or "ancient": "the modern Summer Games" names a kind of Games, not a date;
 # "pre-Columbian", "post-war" and antiquity are times, "pre-eminent" and "post-secondary" are not
 _NUMBER_EN = re.compile(

@@ -28,6 +28,14 @@ NOW_ZH = re.compile(r"最新|实时|(?:当前|目前|现在|今年)的")
 # exchange rate" asks no time).
 NOW_BEFORE = re.compile(r"\b(?:current|present|today's|latest|most recent)\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.IGNORECASE)
 NOW_WORD = re.compile(r"current|currently|today|now|latest|present", re.IGNORECASE)
+# The sides of a choice of now and a time gone by ("its historical population or the current one?",
+# "古代开封的人口，还是现在的？")
+NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent)\b",
+                         re.IGNORECASE)
+NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
+THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|originally|original|earlier|back then|former|"
+                          r"old|in the past|era|launch|release|when it (?:opened|launched|was released))\b", re.IGNORECASE)
+THEN_SIDE_ZH = re.compile(r"古代|当时|历史|过去|以前|首发|开售|发售|最初|原来|当年|那时")
 
 _ERA = r"(?:BCE?|B\.C\.|AD|A\.D\.|CE)"
 _NUMBER = rf"(?:{_ERA}\s*)?\b\d{{1,4}}\b(?:\s*{_ERA})?"

@@ -33,10 +33,10 @@ _SOURCE = re.compile(r"\b(?i:according to|as reported by|reported by|as publishe
                      r"as estimated by|data from)\s+(?:the\s+)?(?P<source>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)")
 
 
-# A currency in a span ("US dollars per hour"): the unambiguous words, not "won" or "pounds"
-_CURRENCY_IN_SPAN = re.compile(r"\b(?:dollars?|euros?|yen|yuan|renminbi|rupees?|roubles?|rubles?|pesos?|pounds sterling|"
-                               r"Swiss francs?|Korean won)\b", re.IGNORECASE)
-_CURRENCY_AFTER = re.compile(r"\s+(?:dollars?|euros?|yen|yuan|renminbi|rupees?|pounds?|francs?|won|roubles?|rubles?|pesos?)\b")
+_CURRENCY_NOUNS = r"dollars?|euros?|yen|yuan|renminbi|rupees?|roubles?|rubles?|pesos?"
+# A currency in a span ("US dollars per hour"): the unambiguous words, not "won" or "pounds" alone
+_CURRENCY_IN_SPAN = re.compile(rf"\b(?:{_CURRENCY_NOUNS}|pounds sterling|Swiss francs?|Korean won)\b", re.IGNORECASE)
+_CURRENCY_AFTER = re.compile(rf"\s+(?:{_CURRENCY_NOUNS}|pounds?|francs?|won)\b")  # after a place: "US dollars"
 
 
 def names_a_currency(span: str, intent: str) -> bool:
