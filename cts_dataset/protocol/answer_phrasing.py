@@ -16,7 +16,8 @@ from cts_dataset.text import CJK, tokenize
 # A question with no question word and no alternatives asks to confirm ("Is that Kraków?", "So the capital
 # between 1948 and 1976?", "是2022年那届吗？").
 WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地")
+# "请问您所在的省份是？" asks a value as "哪个省份" does ("是不是？" asks yes or no)
+_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地|(?<!不)(?:是|为)\s*[？?]")
 # A yes/no question with no guess of its own ("Do you mean a particular year?") is answered yes.
 _OPEN_CUE = re.compile(r"\b(?:particular|specific|certain|any|some|specifically)\b|特定|具体|某个|某一", re.IGNORECASE)
 # Words of asking, not of what is asked about.
@@ -256,7 +257,8 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
     """The Chinese guesses that say something of their own: a name, a place, an organisation, a time or a
     number as the question is tagged ("四川" in "是四川的成都吗？"), or a common noun that is neither
     - the thing the span qualifies ("活动" in "是2024年的惊喜夜活动对吧？", after the span and 的), unless it
-      ends as a word of the need's does ("高度" of a need for a 长度);
+      ends as a word of the need's does ("高度" of a need for a 长度); after an ordinal or a number the 的 may
+      go ("出航" in "您是问第一次出航的时间吗？");
     - nor one whose leading characters (all but its head, the last) the need's other words hold ("票价" in
       "是往返的票价吗？" says the need's 票 otherwise; "码头" in "您是从厦门邮轮中心码头出发吗？" does not)."""
     tags = dict(answer_choices_zh.tagged_words(question))
@@ -264,6 +266,9 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
     said = next((f for f in (span, _LEVEL_ZH.sub("", span)) if f + "的" in question), span)  # 广州 for 广州市
     qualified = question.find(said + "的")
     heads = question[qualified + len(said) + 1:] if qualified >= 0 else ""
+    if not heads and said in question and re.search(r"\d|第|首", said):  # "第一次出航": the ordinal's thing, no 的
+        # its noun phrase, not a clause that says more of it ("3号线是开往白云机场那条吧？")
+        heads = re.split(r"[是，,。？?吧吗那]", question[question.find(said) + len(said):])[0]
     need = [w for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2]
 
     def rivals(g: str) -> bool:  # "高度" where the need has 长度: another of the need's measures

@@ -888,12 +888,15 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
     def said(w: str) -> bool:
         return holds(query, w, language) and holds(intent, w, language)
 
+    if language == "zh":  # "门票价格还是开放时间？": a side is told by its words that are no measure of the thing
+        own = [[t for t in map(_telling_part_zh, words) if t] for words in own]
     held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
     if len(held) != 1:
         return None
     if language == "zh":
-        if len(own[held[0]]) > MAX_OWN_WORDS_ZH:
-            return None
+        written = re.sub(r"[的之]", "", alternatives(question, language)[held[0]].strip(EDGE + "？?，, "))
+        if len(own[held[0]]) > MAX_OWN_WORDS_ZH and not (len(written) >= MIN_RUN_ZH and written in query):
+            return None  # unless the query writes the side itself: "缴存基数的上限" of 缴存基数上限
         side = alternatives(question, language)[held[0]].strip(EDGE + "？?，, ")
         joined = "".join(own[held[0]])
         # the whole alternative as the intent writes it ("新能源汽车"), else its own words ("北坡" of "去北坡")
@@ -905,6 +908,18 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
     if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
         return None
     return " ".join(stretch).strip(EDGE)
+
+
+# What a Chinese alternative asks of its thing, telling no side from another ("价格" of "门票价格还是开放时间？")
+_MEASURE_OF_ZH = ("数据", "价格", "时间", "情况", "费用", "金额", "数字", "信息", "标准")
+
+
+def _telling_part_zh(word: str) -> str:
+    """``word`` without a trailing measure of its thing (门票价格 -> 门票; 价格 -> "")."""
+    for measure in _MEASURE_OF_ZH:
+        if word.endswith(measure):
+            return word[:-len(measure)]
+    return word
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
