@@ -723,6 +723,18 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     return said.group() if said else times[0] if len(times) == 1 else None
 
 
+def _then_not_now(question: str, intent: str, missing: list[str], language: str) -> str | None:
+    """The one time the need left out, where a yes/no question guesses now and the need says no word for now."""
+    now, then = (NOW_SIDE_ZH, THEN_SIDE_ZH) if language == "zh" else (NOW_SIDE_EN, THEN_SIDE_EN)
+    # not where it says a time gone by too ("需要说明当时的城市名称和今天对应的地名吗？")
+    if not is_yes_no(question, language) or not now.search(question) or now.search(intent) or then.search(question) \
+            or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
+        return None
+    times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)
+             and not _in_a_relative_clause(s, intent)]
+    return times[0] if len(times) == 1 else None
+
+
 def _in_a_relative_clause(span: str, intent: str) -> bool:
     """The span stands in a relative clause of the intent ("the city that hosted the 1936 Olympics")."""
     at = intent.find(span)
@@ -927,6 +939,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
+    if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
+            and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
+        return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
+    then = _then_not_now(question, intent, missing, language)
+    if then:  # "Do you mean the current CEO?" of a need for the one "when the first iPhone was released"
+        return Decision(then, "confirmation", reply="no")
     owner = _other_owner(question, intent, query) if language == "en" and query else None
     if owner:  # "Do you mean Jupiter's moons?" of a query for the moons of Saturn
         return Decision(owner, "confirmation", reply="no")
@@ -1114,6 +1132,10 @@ def _plain_instead(question: str, intent: str, query: str, missing: list[str], l
                                                  and any(query.find(thing[:k]) >= 0 for k in (len(thing), 2)))
     else:
         after = found.group("next")
+        # "a regular economy ticket?" for premium economy: the plain word stands for the span's qualifier
+        qualified = [s for s in missing if len(s.split()) > 1 and s.split()[-1].lower() == after.lower()]
+        if len(qualified) == 1:
+            return qualified[0]
         of_query = after.lower() in _PLAIN_HEADS_EN or (holds(query, after, language) and not set(tokenize(after)) & _PRICES)
     left = [s for s in missing if kind_of(s, language) in (None, "name") and not holds(question, s, language)
             and not any(s != o and s in o for o in missing)]
@@ -1143,7 +1165,8 @@ _SCOPE_AXES_ZH = (("国内", "国外", "国际", "海外", "境内", "境外"), 
 _SCOPE_ZH = re.compile("|".join(w for axis in _SCOPE_AXES_ZH for w in axis))
 _NAME_AFTER_SCOPE_ZH = re.compile(r"机场|大学|学院|学校|酒店|饭店|中心|组织|公司|会议|集团|航空|广场|贸易|博览|展览|关系|新闻|频道")  # 首都国际机场
 # a scope that qualifies a person (境外游客, 本地旅客) asks who the user is or whom the figure counts
-_SCOPED_PERSON_ZH = re.compile(rf"(?:{_SCOPE_ZH.pattern})(?:的)?(?:游客|旅客|人员|居民|学生|考生|人士|人|乘客|用户)")
+_PERSON_NOUN_ZH = "(?:游客|旅客|人员|居民|学生|考生|人士|人|乘客|用户)"
+_SCOPED_PERSON_ZH = re.compile(rf"(?:{_SCOPE_ZH.pattern})(?:的)?{_PERSON_NOUN_ZH}")
 
 
 def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
