@@ -28,7 +28,14 @@ def _jieba():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
+    for frame in _ASKING_FRAMES:  # "您是指程乙本吗？": 是|指程|乙本 without it
+        jieba.add_word(frame, _FRAME_FREQUENCY, "v")
     return jieba
+
+
+# Words that frame a clarifying question, kept whole so they take no character of the guess after them
+_ASKING_FRAMES = ("是指",)
+_FRAME_FREQUENCY = 100_000
 
 
 def words(text: str) -> list[tuple[str, int, int]]:

@@ -25,6 +25,7 @@ from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
     PLACE_WORDS_EN,
+    country_in_full,
     names_a_place,
     span_kinds,
     span_type,
@@ -130,6 +131,9 @@ def _run_levels(run: str) -> set[str]:
     """The levels one capitalised run names: itself a place, a continent ("West Africa"), or a derived
     form of a country or subdivision. A possessive names its owner ("Pakistan's")."""
     lowered = re.sub(r"['’]s$", "", run.lower())
+    full = country_in_full(re.sub(r"['’]s$", "", run))  # "the UK" names the country it stands for
+    if full and full.lower() in _levels():
+        return set(_levels()[full.lower()])
     if lowered in _levels():
         return set(_levels()[lowered])
     if lowered in _CONTINENTS or any(lowered.endswith(" " + c) for c in _CONTINENTS):

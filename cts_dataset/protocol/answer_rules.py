@@ -162,7 +162,9 @@ _SEARCHES_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|percentag
 _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tell me|specify|clarify|say|let me know|confirm|"
                          r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,3}?"
                          r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-_AFTER_LEAD_IN = re.compile(r"\s*(?:which|what)\b", re.IGNORECASE)  # the clause after a lead-in's comma
+# the clause after a lead-in's comma ("There was no men's World Cup in 2011, so which tournament do you mean?")
+_AFTER_LEAD_IN_WORD = re.compile(r"^\s*(?:so|then|and|but)\s+", re.IGNORECASE)
+_AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:which|what)\b", re.IGNORECASE)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -192,6 +194,7 @@ _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sens
 _PART_OF = re.compile(r"\s*(?:which|what)\s+(?:specific\s+|particular\s+|exact\s+)?(?P<part>[a-z][\w-]*)\s+of\s+(?:the\s+|its\s+|this\s+)?"
                       r"(?P<whole>[a-z][\w-]*)", re.IGNORECASE)
 # Words before the head of a wh-phrase ("Which specific type of novels ...?": novels).
+_SIDE = frozenset(tokenize("side"))
 _NO_HEAD = frozenset(tokenize("type kind sort form variety category genre style branch field species breed brand model "
                                "edition version specific particular exact "
                                "exactly one ones"))
@@ -413,7 +416,9 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     settles it, the user says which with what their query left out. Not a question for a time, a number or
     a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
     query may hold. A time or a number answers only a question about the thing the query searches for."""
-    if not (query and missing and _WHICH_IS_MEANT.match(_asking_part(question))):  # after a sentence of reasons too
+    asking = _asking_part(question)  # after a sentence of reasons too, or a clause ("..., so which tournament ...?")
+    if not (query and missing and (_WHICH_IS_MEANT.match(asking) or (
+            _AFTER_LEAD_IN.match(asking.split(",")[-1]) and _WHICH_IS_MEANT.match(_AFTER_LEAD_IN_WORD.sub("", asking.split(",")[-1]))))):
         return None
     if any(scores(question).get(kind, 0) > STRONG_CUE for kind in TYPED):
         return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
@@ -723,16 +728,43 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     return said.group() if said else times[0] if len(times) == 1 else None
 
 
-def _then_not_now(question: str, intent: str, missing: list[str], language: str) -> str | None:
+# The whole world as a guess of where ("in the world", "Worldwide?"), not a name ("the World Cup")
+_WORLD_EN = re.compile(r"\b(?:in the world|on [Ee]arth|[Ww]orldwide|[Gg]lobally|[Gg]lobal|world's|of all time and place)\b(?!\s+[A-Z])")
+
+
+def _region_not_world(question: str, intent: str, missing: list[str]) -> str | None:
+    """The one place the need left out, where a yes/no question guesses the whole world and the need does not."""
+    if not is_yes_no(question, "en") or not _WORLD_EN.search(question) or _WORLD_EN.search(intent) \
+            or _ABOUT_THE_USER.search(question):
+        return None
+    places = [s for s in missing if span_type(s, "en") == "region" and not any(s != o and s in o for o in missing)]
+    return places[0] if len(places) == 1 else None
+
+
+def _then_not_now(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
     """The one time the need left out, where a yes/no question guesses now and the need says no word for now."""
     now, then = (NOW_SIDE_ZH, THEN_SIDE_ZH) if language == "zh" else (NOW_SIDE_EN, THEN_SIDE_EN)
     # not where it says a time gone by too ("需要说明当时的城市名称和今天对应的地名吗？")
     if not is_yes_no(question, language) or not now.search(question) or now.search(intent) or then.search(question) \
             or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
         return None
+    if not _now_of_the_query(now.search(question), question, query, language):
+        return None  # "Are you asking because of a school project due today?", "您目前持有茅台股票吗？"
     times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)
              and not _in_a_relative_clause(s, intent)]
     return times[0] if len(times) == 1 else None
+
+
+def _now_of_the_query(now: re.Match[str], question: str, query: str, language: str) -> bool:
+    """The word for now qualifies the query's thing: "the current CEO", "the CEO today", "目前的常住人口"."""
+    if language == "zh":
+        if question[max(now.start() - 1, 0):now.start()] in ("您", "你"):
+            return False  # "您目前持有茅台股票吗？": the user's now
+        after = question[now.end():now.end() + 8].lstrip("的")
+        return any(after[i:i + 2] in query for i in range(len(after) - 1)
+                   if not any(answer_choices_zh.is_function_char(c) for c in after[i:i + 2]))
+    near = question[:now.start()].split()[-2:] + question[now.end():].split()[:2]
+    return any(holds(query, w.strip(EDGE), language) for w in near if content_words(w, language))
 
 
 def _in_a_relative_clause(span: str, intent: str) -> bool:
@@ -799,9 +831,9 @@ def _side_held(guess: str, other: str, intent: str, spans: list[str], language: 
 
 
 def _side_as_written(guess: str, other: str, intent: str, language: str) -> tuple[str, bool] | None:
-    """The side of a contrast that the intent writes word for word, and whether it is the guess: the longest
-    run of a side's last words that the intent holds, with a word the other side lacks, where the intent
-    holds none of the other side's own words."""
+    """The side of a contrast that the intent writes, and whether it is the guess: the longest run of a side's
+    last words that the intent holds word for word, with a word the other side lacks, where the intent holds
+    none of the other side's own words."""
     if language != "en":
         return None
     sides = [guess, other]
@@ -811,7 +843,8 @@ def _side_as_written(guess: str, other: str, intent: str, language: str) -> tupl
             continue
         words = side.split()
         runs = [" ".join(words[k:]).strip(EDGE) for k in range(len(words))]
-        found = [r for r in runs if re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE) and all(holds(r, w, "en") for w in own[i])
+        # the run holds a word of the side's own ("current US dollars" of "Nominal GDP in current US dollars")
+        found = [r for r in runs if re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE) and any(holds(r, w, "en") for w in own[i])
                  and (len(r.split()) > 1 or capitalised_runs(r, skip_first=False))]  # "Album of the Year", not "car"
         if found:
             run = max(found, key=len)
@@ -859,7 +892,10 @@ def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
     System" is no solar day."""
     side = next(side for side in sides if word in side)
     after = side[side.index(word) + 1:side.index(word) + 2]
-    if not after or not all(after[0] in other for other in sides if other is not side):
+    # a head that names no thing of its own ("The Union side or the Confederate side?") needs no match, nor one
+    # the intent does not say ("the first female laureate?" of "the first woman to win")
+    if not after or not all(after[0] in other for other in sides if other is not side) or after[0] in _NO_HEAD | _SIDE \
+            or not holds(intent, after[0], "en"):
         return True
     def alike(a: str, b: str) -> bool:  # "conductor" and "conductivity" (stems "conductor", "conduct")
         return same_word(a, b) or (min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)))
@@ -942,7 +978,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
             and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
-    then = _then_not_now(question, intent, missing, language)
+    region = _region_not_world(question, intent, missing) if language == "en" else None
+    if region:  # "Do you mean the longest river in the world?" of a need for the Iberian Peninsula's
+        return Decision(region, "confirmation", reply="no")
+    then = _then_not_now(question, intent, query, missing, language)
     if then:  # "Do you mean the current CEO?" of a need for the one "when the first iPhone was released"
         return Decision(then, "confirmation", reply="no")
     owner = _other_owner(question, intent, query) if language == "en" and query else None
@@ -957,6 +996,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
+    bounded = [s for s in missing if language == "zh" and _bounds_zh(s) & _bounds_zh(question) and not re.search(YEAR, s)]
+    if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
+        return Decision(max(bounded, key=len), "confirmation", reply="yes")
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
         else _rival_value_zh(question, guesses, missing)
     if language == "zh" and _ABOUT_THE_USER.search(question) and any(
@@ -990,7 +1032,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     dated_too = [s for s in missing if language == "en" and guesses and span_type(s, language) == "time"
                  and holds(question, s, language) and not _NAMES_A_WINNER.search(question)
                  and not guesses_the_answer(question, query, intent, missing)
-                 and not any(kind_of(g, language) == "time" or re.search(r"\d", g) or is_common_word(re.sub(r"['’]s$", "", g.strip(EDGE)))
+                 and not any(kind_of(g, language) == "time" or (re.search(r"\d", g) and not is_ordinal(g.split("-")[0]))
+                             or is_common_word(re.sub(r"['’]s$", "", g.strip(EDGE)))
                              or _qualifies_query_word(g, question, query) for g in guesses)]
     if dated_too:  # "The 2012 contest, the one held in Baku?": the year is the need's; the rest it does not say
         year = min(dated_too, key=len)  # said whole: "second quarter of 2013" for "Q2 2013?", not "Nepal in April 2015"
@@ -1029,6 +1072,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)]
         kinds = {kind_of(g, language) for g in [*guesses, *named] if language == "en" or _a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
+        if language == "en" and query:  # "New Zealand", not the block "Prime Minister of New Zealand" the query half says
+            same.sort(key=lambda s: any(holds(query, w, language) for w in content_words(s, language)))
         if same and language == "en" and any(agrees(g, same[0]) for g in guesses):
             return Decision(same[0], "confirmation", reply="yes")  # "the 16th president?" for "sixteenth"
         if same and language == "en" and any(qualifies_the_query(before_relative(question), g, query) for g in guesses):
@@ -1296,9 +1341,11 @@ def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list
     - Only gazetteer places: jieba tags 长度 a place, and 广州站 and 广州南 may be one station.
     - Not a place the question names too: "是四川的成都吗？" asks about 成都.
     - Not where the query holds a place of that level the question does not name: "是飞大阪吗？" may stand
-      against 东京 of "上海到东京的航班"."""
+      against 东京 of "上海到东京的航班"; a place of persons (中国 of 中国公民) is none."""
     guessed = [g for g in guesses if is_zh_place(g)]
-    held = {zh_place_level(w) for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w not in question}
+    # (a place of persons is none the guess could stand for: 中国 of 中国公民)
+    held = {zh_place_level(w) for w, _, end in answer_choices_zh.words(query) if is_zh_place(w) and w not in question
+            and not re.match(r"(?:公民|国籍|籍|人|居民|护照)", query[end:])}
     for span in sorted(missing, key=len):
         for word, _, _ in answer_choices_zh.words(span) if guessed else ():
             if word in question or not is_zh_place(word):
@@ -1510,8 +1557,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if years and not any(span_type(s, language) == "time" for s in missing):
         return Decision(next(d for d in years if not any(d != o and d in o for o in years)), "typed")
 
+    def during(span: str) -> str | None:  # "during the Suez Crisis": an event that dates the need
+        found = re.search(rf"\b(?:during|amid|amidst|throughout|at the time of|in the wake of)\s+(?:the\s+)?{re.escape(span)}",
+                          intent) if language == "en" and span_type(span, language) is None else None
+        return found.group() if found else None
+
     def kind(span: str) -> str | None:
-        return "time" if any(span in d for d in years) else span_type(span, language)
+        return "time" if any(span in d for d in years) or during(span) else span_type(span, language)
 
     # else a block that holds one ("Tang-dynasty China" for "Which country?")
     of_kind = [s for s in missing if kind(s) == asked] or [s for s in missing if asked in span_kinds(s, language)]
@@ -1522,7 +1574,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if of_kind and asked == "region" and language == "en":
         return _at_level(question, pure or of_kind)
     if of_kind:
-        return Decision((pure or of_kind)[0], "typed")
+        span = (pure or of_kind)[0]
+        return Decision(during(span) or span if asked == "time" else span, "typed")
     # an ordinal of the event itself: not where the query dates it ("fourth in the 2010 World Cup") or counts in
     # it ("season 8")
     edition = [s for s in missing if is_ordinal(s)] \

@@ -127,12 +127,19 @@ def _zh_levels() -> dict[str, str]:
     for s in pycountry.subdivisions.get(country_code="CN") or ():
         name = subdivisions.gettext(s.name)
         levels.update({name: "province", _ZH_ADMIN.sub("", name): "province"})
+    levels.update(_ZH_COMMON_NAMES)
     return {n: level for n, level in levels.items() if _ZH_NAME.fullmatch(n)}
+
+
+# Names prose uses where the ISO lists give an official one (大韩民国) or none (宁夏)
+_ZH_COMMON_NAMES = {**dict.fromkeys(["韩国", "朝鲜", "老挝", "伊朗", "叙利亚", "委内瑞拉", "玻利维亚", "沙特",
+                                     "沙特阿拉伯", "摩尔多瓦", "文莱"], "country"),
+                    **dict.fromkeys(["宁夏", "宁夏回族自治区"], "province")}
 
 
 def is_zh_place(word: str) -> bool:
     """A whole word of the gazetteer (a country, a province, a city), with or without its suffix (深圳市)."""
-    return len(word) >= 2 and (word in _zh_places() or _ZH_ADMIN.sub("", word) in _zh_places())
+    return len(word) >= 2 and any(w in _zh_places() or w in _zh_levels() for w in (word, _ZH_ADMIN.sub("", word)))
 
 
 def zh_place_level(name: str) -> str:
@@ -249,6 +256,11 @@ _CODE_NAMES = {"US": ("United States",), "USA": ("United States",),  # not "Amer
                "UK": ("United Kingdom", "Britain", "Great Britain"), "UAE": ("United Arab Emirates",),
                "EU": ("European Union",), "USSR": ("Soviet Union",), "PRC": ("People's Republic of China",),
                "DRC": ("Democratic Republic of the Congo",)}
+
+
+def country_in_full(code: str) -> str | None:
+    """The full name of a country written as a code ("UK" -> "United Kingdom"), else None."""
+    return _CODE_NAMES.get(code, (None,))[0]
 
 
 def names_country_otherwise(text: str, span: str) -> bool:

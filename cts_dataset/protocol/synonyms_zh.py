@@ -65,6 +65,11 @@ def kin(a: str, b: str) -> bool:
     return any(kind.get(w, frozenset()) & kin_of_a for w in said_so(b))
 
 
+# Words of position that Cilin files as one sense though they bound different things: 7座以内 is no 春节期间
+_POSITIONS = frozenset(["以内", "之内", "以下", "之下", "以上", "之上", "以外", "之外", "期间", "之间", "以前", "之前",
+                        "以后", "之后", "左右", "前后"])
+
+
 def said_as_the_need_says(question: str, intent: str) -> str:
     """``question`` with each of its words that the need says otherwise written as the need writes it
     ("是来回的票价吗？" -> "是往返的票价吗？" for a need that says 往返; "来回票" by its first two characters). A
@@ -75,7 +80,8 @@ def said_as_the_need_says(question: str, intent: str) -> str:
             and tag[:2] not in answer_choices_zh.NAME_TAGS]
     said = question
     for word, tag in answer_choices_zh.tagged_words(question):
-        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in answer_choices_zh.NAME_TAGS:
+        if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in answer_choices_zh.NAME_TAGS \
+                or word in _POSITIONS:
             continue
         for part in dict.fromkeys((word, word[:MIN_CHARS])):  # 来回票: 来回
             own = next((w for w in need if w not in question and synonyms(part, w)), None)

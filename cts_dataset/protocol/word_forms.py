@@ -27,6 +27,8 @@ _DEMONYMS = {
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
+# a sex said as a noun or as an adjective ("the first woman" is "the first female laureate")
+_SEX_PAIRS = {frozenset(pair) for pair in [("woman", "femal"), ("women", "femal"), ("man", "male"), ("men", "male")]}
 
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
           "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
@@ -79,7 +81,7 @@ def same_word(a: str, b: str) -> bool:
         return True
     if (na := number_of(a)) is not None and na == number_of(b):
         return True
-    if frozenset((a, b)) in _DEMONYM_PAIRS:
+    if frozenset((a, b)) in _DEMONYM_PAIRS or frozenset((a, b)) in _SEX_PAIRS:
         return True
     if re.match(rf"[{CJK}]", a) or re.match(rf"[{CJK}]", b) or a.isdigit() or b.isdigit():
         return False
