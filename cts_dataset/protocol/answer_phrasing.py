@@ -37,7 +37,7 @@ _LEVEL_ZH = re.compile(r"(?<=[^\W\d]{2})[省市县区]$")  # the word for a plac
 _NAMING_TAGS_ZH = answer_choices_zh.NAME_TAGS | {"m", "t", "mq", "en"}  # and numerals, times; "eng" for Latin
 _NEUTRAL_ZH = frozenset(["数据", "统计", "数字", "说法", "角度", "意义", "部分", "情况", "标准"])
 _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "想", "想问", "想知道", "知道", "了解", "想了解", "意思", "理解", "是说", "对吧", "对", "吗", "吧", "呢", "版本",
-                        "查", "要查", "你查", "您查", "想查", "查的", "查询"])  # demonstratives: _POINTING_ZH
+                        "查", "要查", "你查", "您查", "想查", "查的", "查询", "关心", "关注", "感兴趣", "在意"])  # demonstratives: _POINTING_ZH
 
 
 

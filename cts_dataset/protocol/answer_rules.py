@@ -219,11 +219,11 @@ _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
-_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批艘代款]|首[次届轮期批航艘代款]|头一[次回届]|末次"
-                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款]|本届|这一届")
+_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批艘代款套]|首[次届轮期批航艘代款套]|头一[次回届]|末次"
+                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款]|本届|这一届|二套")  # 二套房 is the second home
 # what an ordinal counts to: 首航 and 第一次 are the first; 最近一届 and 本届 the latest
 _WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款])")
-_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("末", "last"), ("最后", "last"), ("上一", "latest"), ("下一", "next"),
+_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("二套", "2"), ("末", "last"), ("最后", "last"), ("上一", "latest"), ("下一", "next"),
                     ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))  # 上一届: the last held
 _NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
 _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
@@ -232,7 +232,8 @@ _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不�
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
-                      r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)")
+                      r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
+                      r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)")
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
@@ -576,7 +577,9 @@ def _qualifies(span: str, question: str, intent: str) -> bool:
     several film adaptations of Ben-Hur. Which one ...?"; not 1903 for the physics of "the 1903 Nobel Prize
     in Physics")."""
     after = re.search(rf"\b{re.escape(span)}\s+((?:[\w'’-]+\s+){{0,1}}[\w'’-]+)", intent)
-    return bool(after) and any(same_word(t, w) for t in tokenize(after.group(1)) for w in content_words(question, "en"))
+    # a thing, not a year after it ("Altera in 2015" for "deals that closed in 2015")
+    return bool(after) and any(same_word(t, w) for t in tokenize(after.group(1)) if t.isalpha()
+                               for w in content_words(question, "en"))
 
 
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
@@ -729,16 +732,25 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
 
 
 # The whole world as a guess of where ("in the world", "Worldwide?"), not a name ("the World Cup")
-_WORLD_EN = re.compile(r"\b(?:in the world|on [Ee]arth|[Ww]orldwide|[Gg]lobally|[Gg]lobal|world's|of all time and place)\b(?!\s+[A-Z])")
+_WORLD_EN = re.compile(r"\b(?:in the world|on [Ee]arth|[Ww]orldwide|[Gg]lobally|[Gg]lobal|world's)\b(?!\s+[A-Z])")
+_WORLD_ZH = re.compile(r"全世界|全球|世界上|世界范围|世界最")
 
 
-def _region_not_world(question: str, intent: str, missing: list[str]) -> str | None:
+def _region_not_world(question: str, intent: str, missing: list[str], language: str) -> str | None:
     """The one place the need left out, where a yes/no question guesses the whole world and the need does not."""
-    if not is_yes_no(question, "en") or not _WORLD_EN.search(question) or _WORLD_EN.search(intent) \
+    world = _WORLD_ZH if language == "zh" else _WORLD_EN
+    if not is_yes_no(question, language) or not world.search(question) or world.search(intent) \
             or _ABOUT_THE_USER.search(question):
         return None
-    places = [s for s in missing if span_type(s, "en") == "region" and not any(s != o and s in o for o in missing)]
+    if language == "zh":  # 中国, not the block 中国已建成 the segmenter leaves
+        places = [s for s in missing if is_zh_place(s)]
+        return max(places, key=len) if places else None
+    places = [s for s in missing if span_type(s, language) == "region" and not any(s != o and s in o for o in missing)]
     return places[0] if len(places) == 1 else None
+
+
+# "，也就是最低配置的价格" after a guess: the clarifier's gloss of it, no guess of its own
+_APPOSITIVE_ZH = re.compile(r"[，,](?:也就是说?|亦即|即)[^，,？?。]*?(?=[，,]?(?:对[吗吧]|是吗|吧|吗)?[？?。]|$)")
 
 
 def _then_not_now(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
@@ -805,11 +817,15 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
     if held:  # "The Winter Games, not the Summer Games?" of a need for the Winter Olympics: yes, and its span
         return Decision(held[0], "contrast", reply="yes" if held[1] else "no")
     alone = guess + ("吗？" if language == "zh" else "?")
-    decision = decide(replace(view, question=alone), missing, spans)
+    # phrased against the guess alone: the other side may name the intent's span ("the Winter Games, not the Summer")
+    return _phrased_against(decide(replace(view, question=alone), missing, spans), alone, view.fused_query, language)
+
+
+def _phrased_against(decision: Decision | None, question: str, intent: str, language: str) -> Decision | None:
+    """``decision`` with its yes or no as :func:`answer_of` says it to ``question`` (a part of the question asked)."""
     if decision is None or decision.span == UNKNOWN or decision.reply is not None:
         return decision
-    # phrased against the guess alone: the other side may name the intent's span ("the Winter Games, not the Summer")
-    said = answer_of(alone, decision.span, view.fused_query, language)
+    said = answer_of(question, decision.span, intent, language)
     if said == UNKNOWN:
         return Decision(UNKNOWN, decision.rule)
     yes, no = ("是的", "不是") if language == "zh" else ("Yes", "No")
@@ -873,11 +889,19 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
 
 def _a_word_zh(span: str, question: str, missing: list[str]) -> str:
     """A lone character that tells one alternative from another, said as the span the query left out that
-    begins with it within that alternative: 首套 for the 首 of "首套房还是二套房？"."""
+    begins with it within that alternative (首套 for the 首 of "首套房还是二套房？"), or that counts to that
+    alternative's ordinal (第一套住房)."""
     if len(span) != 1:
         return span
     side = next((p for p in alternatives(question, "zh") if span in p), "")
-    return next((s for s in missing if s.startswith(span) and len(s) > 1 and s in side), span)
+    begun = next((s for s in missing if s.startswith(span) and len(s) > 1 and s in side), None)
+    if begun:
+        return begun
+    # 首 of 首套房 for a need that says 第一套住房: the ordinal the side's counts to
+    keys = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(side)}
+    counted = [s for s in missing if keys and keys & {_ordinal_key(o) for o in _ORDINAL_ZH.findall(s)}
+               and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
+    return max(counted, key=len) if counted else span
 
 
 def _telling_zh(word: str, offered: list[str]) -> bool:
@@ -938,6 +962,7 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
 
     if language == "zh":  # "门票价格还是开放时间？": a side is told by its words that are no measure of the thing
         own = [[t for t in map(_telling_part_zh, words) if t] for words in own]
+    # (a lone Chinese character is said by too many words: 公 of 公租房 is in 公积金)
     held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
     if len(held) != 1:
         return None
@@ -972,13 +997,18 @@ def _telling_part_zh(word: str) -> str:
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    plain = _APPOSITIVE_ZH.sub("", question) if language == "zh" else question
+    if plain != question and any(holds(intent, w, language) for w in content_words(plain, language)):
+        # "您问的是起售价，也就是最低配置的价格吧？": the appositive glosses the guess, it guesses nothing of its own
+        decision = _confirmation(plain, intent, query, missing, spans, language)
+        return _phrased_against(decision, plain, intent, language)
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
     if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
             and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
-    region = _region_not_world(question, intent, missing) if language == "en" else None
+    region = _region_not_world(question, intent, missing, language)
     if region:  # "Do you mean the longest river in the world?" of a need for the Iberian Peninsula's
         return Decision(region, "confirmation", reply="no")
     then = _then_not_now(question, intent, query, missing, language)
@@ -1125,7 +1155,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
-_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况"])
+_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息"])
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下")
 
@@ -1145,7 +1175,9 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     # the run qualifies what the question names after it (本科学历|对应的分值); a word of the question's own before
     # it qualifies the run instead (每次的|额度, 谢震业的|成绩), and a short untyped run may be a name (茅台的|投资价值)
     typed = [r for r in held if span_type(r, "zh") in ("time", "region")]
-    run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH], key=len, default=None)
+    # (or the thing the query asks the value of: 起售价 of "起售价是多少")
+    sought = [r for r in held if re.search(re.escape(r) + r"(?:是|为|有)?(?:多少|几|哪|什么)", query)]
+    run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH] or sought, key=len, default=None)
     if run is None or any(not holds(intent, w, "zh") for w in content_words(asked[:asked.find(run)], "zh")):
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
@@ -1311,7 +1343,9 @@ def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> st
     ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
     said = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(question)}
     if ordinals and said and not said & {_ordinal_key(o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
-        return ordinals[0]
+        # the ordinal with its thing, not the block with its place: 第一套住房 of 苏州市第一套住房
+        own = [s for s in ordinals if not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
+        return max(own, key=len) if own else ordinals[0]
     times = [s for s in missing if span_type(s, "zh") == "time"]
     for guess in guesses:
         if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \

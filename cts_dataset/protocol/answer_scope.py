@@ -76,10 +76,11 @@ _NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECA
 _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
                                   "find out information details detail behind involved would help useful"))
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
-_MORE = re.compile(r"(?:^\W*|,\s*)(?:do|would|should)\s+(?:you|I)\s+(?:also\s+)?(?:want|like|need|include|list|add|give|"
-                   r"provide|cover)\b", re.IGNORECASE)
-# An offer without "also" ("Would you like to know how many athletes took part?"): at the question's start.
-_OFFER = re.compile(r"^\W*(?:would you like|do you (?:also )?(?:want|need)|should I (?:also )?(?:list|add|give|provide|"
+_MORE = re.compile(r"(?:^\W*|,\s*)(?:(?:do|would|should)\s+(?:you|I)\s+|would it (?:help|be useful) (?:to |if I )?)"
+                   r"(?:also\s+)?(?:want|like|need|include|list|add|give|provide|cover)\b", re.IGNORECASE)
+# An offer without "also" ("Would you like to know how many athletes took part?"): at the question's start, or
+# after a clause that says when it applies ("If the award was shared that year, do you want all the films?").
+_OFFER = re.compile(r"(?:^\W*|^if\b[^,]*,\s*)(?:would you like|do you (?:also )?(?:want|need)|should I (?:also )?(?:list|add|give|provide|"
                     r"include|cover))\b", re.IGNORECASE)
 ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
 _RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed|only|just)\b", re.IGNORECASE)

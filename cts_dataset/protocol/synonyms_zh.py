@@ -65,6 +65,9 @@ def kin(a: str, b: str) -> bool:
     return any(kind.get(w, frozenset()) & kin_of_a for w in said_so(b))
 
 
+# Words a question uses for what a need writes otherwise, which Cilin does not file together
+_SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("铁路",), "元旦": ("1月1日",), "港版": ("香港",),
+                   "美版": ("美国",), "央视": ("中央电视台",), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",)}
 # Words of position that Cilin files as one sense though they bound different things: 7座以内 is no 春节期间
 _POSITIONS = frozenset(["以内", "之内", "以下", "之下", "以上", "之上", "以外", "之外", "期间", "之间", "以前", "之前",
                         "以后", "之后", "左右", "前后"])
@@ -79,6 +82,10 @@ def said_as_the_need_says(question: str, intent: str) -> str:
     need = [w for w, tag in need_tags.items() if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)
             and tag[:2] not in answer_choices_zh.NAME_TAGS]
     said = question
+    for word, needs in _SAID_OTHERWISE.items():  # 国行 for a need in 中国大陆: Cilin has neither
+        own = next((n for n in needs if n in intent), None)
+        if word in said and word not in intent and own:
+            said = said.replace(word, own)
     for word, tag in answer_choices_zh.tagged_words(question):
         if len(word) < MIN_CHARS or word in intent or not answer_choices_zh.is_content(word) or tag[:2] in answer_choices_zh.NAME_TAGS \
                 or word in _POSITIONS:
