@@ -213,7 +213,7 @@ _ABOUT_THE_USER = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+l
                             re.IGNORECASE)
 _TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
-_WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点")
+_WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点|(?:什么|哪个)季节")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
@@ -1113,6 +1113,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                     and any(kind_of(g, language) == "time" and _same_number(g, s) for g in guesses)]
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
+        if same and language == "zh" and kind_of(same[0], language) == "time" and not re.search(r"\d", same[0]) \
+                and all(re.search(r"\d", g) for g in guesses if kind_of(g, language) == "time"):
+            # "您是指4月到10月这段时间的票价吗？" of a need for 旺季: dates against a named season, neither yes nor no
+            return Decision(same[0], "confirmation", reply="")
         if same:  # the whole name the guess stands against: "No, 433 Eros" for "Are you asking about Vesta?"
             whole = _whole_name(same[0], missing) if language == "en" else same[0]
             # "the United States?" for Canada: a place of several words; not one that describes ("the emperor who
@@ -1124,6 +1128,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # searches for, or what their need does not say. One that describes its guess in a relative clause
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
         return Decision(UNKNOWN, "confirmation") if before_relative(question) == question else None
+    dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(_same_number(g, s) for s in missing)]
+    if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
+        # "您是指2023年推出的冠军版车型吗？" of a need for 2023款冠军版: the block of the need's year and the new words
+        blocks = [s for s in missing if all(holds(s, w, language) for w in new) and any(_same_number(g, s) for g in dated)]
+        if blocks:
+            return Decision(min(blocks, key=len), "confirmation", reply="yes")
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
