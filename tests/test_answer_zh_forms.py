@@ -4,6 +4,8 @@ in other words ("第一次出发的时间"), and a choice whose side the query w
 
 from __future__ import annotations
 
+import pytest
+
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
 
@@ -36,3 +38,69 @@ def test_a_side_the_query_writes_with_a_measure_of_its_thing_is_chosen():
     # a side told only by a measure tells nothing
     pair = ("苏州拙政园旺季的门票价格是多少钱？", "拙政园的门票价格是多少钱？")
     assert answered(pair, "您想了解价格还是时间？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+VISA = ("2024年中国公民申请泰国旅游签证需要提供哪些材料？", "2024年中国公民申请旅游签证需要提供哪些材料？")
+
+
+def test_a_country_prose_names_shortly_is_a_place_and_a_place_of_persons_is_no_rival():
+    assert answered(VISA, "您问的是韩国签证吗？", "zh")[0] == "不是，泰国"  # 中国 of 中国公民 is no place the guess stands for
+    pair = ("伊朗的首都是哪座城市？", "首都是哪座城市？")
+    assert answered(pair, "您问的是伊拉克的首都吗？", "zh", model_says=UNKNOWN_REPLY)[0] != "是的，伊朗"
+
+
+def test_a_guess_after_shi_zhi_is_read_whole():
+    pair = ("《三国演义》毛宗岗本是哪一年刊印的？", "《三国演义》是哪一年刊印的？")
+    assert answered(pair, "您是指李卓吾本吗？", "zh")[0] == "不是，毛宗岗本"
+    pair = ("《红楼梦》庚辰本现藏于哪里？", "《红楼梦》现藏于哪里？")
+    assert answered(pair, "您是指甲戌本吗？", "zh")[0] == "不是，庚辰本"
+
+
+def test_a_bound_said_otherwise_confirms_and_a_word_of_position_is_never_rewritten():
+    pair = ("2024年国庆期间高速公路7座及以下小型客车免费通行从几点开始？", "国庆期间高速公路免费通行从几点开始？")
+    assert answered(pair, "您开的是7座以内的小客车吧？", "zh")[0] == "是的，7座及以下小型客车"
+    assert answered(pair, "是9座以下的车吗？", "zh")[0].startswith("不是")
+
+
+def test_the_whole_world_against_the_needs_place_is_denied_with_the_place():
+    pair = ("日本已建成的最长跨海大桥是哪一座？", "最长的跨海大桥是哪一座？")
+    assert answered(pair, "您是指全世界最长的跨海大桥吗？", "zh")[0] == "不是，日本"
+
+
+def test_an_ordinal_of_homes_is_read_as_the_need_counts():
+    pair = ("杭州市第一套住房公积金贷款的最低首付比例是多少？", "公积金贷款的最低首付比例是多少？")
+    assert answered(pair, "是首套房还是二套房？", "zh")[0] == "第一套住房"
+    assert answered(pair, "您说的是二套房的首付比例吗？", "zh")[0] == "不是，第一套住房"
+    assert answered(pair, "是首套房吗？", "zh")[0].startswith("是的，第一套")
+
+
+def test_an_appositive_glosses_the_guess_and_guesses_nothing():
+    pair = ("华为Mate 60在中国大陆的起售价是多少？", "华为Mate 60的起售价是多少？")
+    assert answered(pair, "您问的是起售价，也就是最低配置的价格吧？", "zh")[0] == "是的，起售价"
+    pair = ("2023年全年中国新能源汽车销量最高的品牌是哪家？", "中国汽车销量最高的品牌是哪家？")
+    assert answered(pair, "您只关心新能源车，也就是纯电和插混车型吗？", "zh")[0] == "是的，新能源"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("小米14在中国大陆的起售价是多少元？", "小米14的起售价是多少元？"), "国行版还是港版？", "中国大陆"),
+    (("2024年6月1日起铁路学生票的优惠区间如何规定？", "铁路学生票的优惠区间如何规定？"), "您问的是火车的学生票，不是飞机的吧？", "是的，铁路"),  # (or 铁路学生票)
+    (("2025年1月1日起个人养老金提取需要满足什么条件？", "个人养老金提取需要满足什么条件？"), "您是指2025年元旦起实施的新规吗？", "是的，2025年1月1日起"),
+])
+def test_a_word_the_thesaurus_lacks_is_said_as_the_need_says(pair, question, expected):
+    assert answered(pair, question, "zh")[0].startswith(expected)
+
+
+def test_an_offer_of_more_data_is_unknown():
+    pair = ("2024年国庆假期全国铁路发送旅客总量是多少人次？", "国庆假期全国发送旅客总量是多少人次？")
+    assert answered(pair, "需要同时提供与去年同期的对比数据吗？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_a_season_is_a_time_and_dates_against_it_are_neither_yes_nor_no():
+    pair = ("颐和园旺季的成人门票价格是多少？", "颐和园的成人门票价格是多少？")
+    assert answered(pair, "是淡季吗？", "zh")[0] == "不是，旺季"
+    assert answered(pair, "您是指4月到10月这段时间的票价吗？", "zh")[0] == "旺季"
+
+
+def test_the_needs_year_beside_new_words_confirms_their_block():
+    pair = ("吉利银河L7 2024款旗舰版的官方指导价是多少？", "吉利银河L7的官方指导价是多少？")
+    assert answered(pair, "您是指2024年推出的旗舰版车型吗？", "zh")[0] == "是的，2024款旗舰版"

@@ -209,6 +209,8 @@ def holds(text: str, word: str, language: str) -> bool:
                                               else re.escape(digits), word_forms.zh_numerals_to_digits(text))) \
             or bool(written_in_two(word, text))
     known = tokenize(text)
+    if word in known:  # a stem already ("confeder"), which stemming again would cut further
+        return True
     return all(any(word_forms.same_word(t, w) for w in known) for t in tokenize(word)) if tokenize(word) else False
 
 
