@@ -145,7 +145,8 @@ _OPEN_REQUEST = re.compile(
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
-_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?)\b", re.IGNORECASE)
+_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies))\b", re.IGNORECASE)
+_OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\w+th)\s+time\b", re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
@@ -230,7 +231,7 @@ _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
-_MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
+_MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|一并|考虑)|(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
                       r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)")
@@ -308,7 +309,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if found or unit:
             return Decision(found or UNKNOWN, "method")
     if language == "en" and query and asks_method(question, intent, query) \
-            and not guessed(question, intent, language):
+            and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # "Should I count only freshwater lakes?" of a need for the largest saltwater lake: a question of what
         # to count is answered by the kind the need counts, where the query left out a word of no kind right
         # before the thing the question counts; else unknown
@@ -409,7 +410,26 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
+    listed = _listed_before_zh(question, missing) if language == "zh" else None
+    if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
+        return Decision(listed, "either_or", reply="")  # (it echoes the list, as a choice does)
     return _typed(question, missing, spans, language, intent, query) or _which_is_meant(question, intent, query, missing)
+
+
+_WHICH_OF_THOSE_ZH = re.compile(r"哪一?(?:个|种|类|项|档)(?:呢)?[？?]\s*$")
+
+
+def _listed_before_zh(question: str, missing: list[str]) -> str | None:
+    """The one span the need left out that the sentence before "哪一个？" names, where that sentence lists what
+    "哪一个" picks from ("门票分常规日、特别常规日、高峰日和特别高峰日，您想了解哪一种？")."""
+    if not _WHICH_OF_THOSE_ZH.search(question):
+        return None
+    before = re.split(r"[，,。；;]", question.rstrip("？? "))[:-1]
+    listing = "".join(before)
+    if not re.search(r"[、和与或及]", listing):
+        return None
+    named = [s for s in missing if len(s) > 1 and s in listing and not any(s != o and s in o and o in listing for o in missing)]
+    return named[0] if len(named) == 1 else None
 
 
 def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
@@ -421,7 +441,7 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     if not (query and missing and (_WHICH_IS_MEANT.match(asking) or (
             _AFTER_LEAD_IN.match(asking.split(",")[-1]) and _WHICH_IS_MEANT.match(_AFTER_LEAD_IN_WORD.sub("", asking.split(",")[-1]))))):
         return None
-    if any(scores(question).get(kind, 0) > STRONG_CUE for kind in TYPED):
+    if any(scores(asking).get(kind, 0) > STRONG_CUE for kind in TYPED):  # (not "more than once" of its reason)
         return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
     named = [g for g in guessed(question, intent, "en") if not holds(query, g, "en")]  # not the query's "SI"
     if named or _PREFERENCE.search(question) or not _in_the_spans_clause(question, intent, query, missing[0]):
@@ -434,8 +454,9 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
     searched = set(tokenize(phrase.group(1))) if phrase else set()
+    # ("for the first time" counts the thing's occurrences: it says which of them)
     if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")) \
-            and not _qualifies(missing[0], question, intent):
+            and not _qualifies(missing[0], question, intent) and not _OCCURRENCE.search(missing[0]):
         return None
     return Decision(_without_verb(missing[0], intent, missing), "meant")
 
@@ -467,6 +488,12 @@ def _named_before(question: str, intent: str, query: str, missing: list[str]) ->
     ending = [s for s in missing if len(s.split()) > 1 and names(s.split()[-1])]  # "Tata Group" itself
     if ending:
         return max(ending, key=len)
+    name = re.match(r"\s*(?:[Ww]hich|[Ww]hat)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s*\?|\s+(?:do|did|are|were) you\b)",
+                    question)  # "Which Super Bowl?", "Which Super Bowl do you mean?"; not "Which European Union countries ...?"
+    after_name = [s for s in missing if name and (s.startswith(name.group(1) + " ")
+                                                  or re.search(rf"\b{re.escape(name.group(1))}\s+{re.escape(s)}\b", intent))]
+    if after_name:  # "Super Bowl XLIX": the name's own number or title says which
+        return after_name[0]
     for span in sorted(missing, key=len, reverse=True):
         after = re.search(rf"\b{re.escape(span)}\s+([\w-]+)", intent)
         if after and names(after.group(1)):
@@ -1070,6 +1097,13 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         whole = [s for s in missing if s == year or year in s and span_type(s, language) == "time"
                  and all(span_type(r, language) == "time" for r in capitalised_runs(s, skip_first=False))]
         return Decision(max(whole, key=len), "confirmation", reply="")  # the year alone: the rest is no need's
+    years_said = [s for s in missing if language == "en" and new and span_type(s, language) == "time" and re.search(r"\d", s)
+                  and holds(question, s, language) and all(holds(s, w, language) for w in new)
+                  and not any(s != o and s in o and span_type(o, language) == "time" for o in missing)]  # not 1975 of "the start of 1975"
+    if years_said and guesses and not any(re.search(r"\b\d{4}\b", g) and not holds(years_said[0], g, language) for g in guesses):
+        # "the mid-90s festival, the 1994 one?", "just before the First World War, in 1912?": the need's year,
+        # described in words it neither says nor denies
+        return Decision(min(years_said, key=len), "confirmation", reply="")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
     if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
         era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and _one_era(g, s)), None)
@@ -1165,9 +1199,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
-_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息"])
+_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息", "境内"])
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
-_ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下")
+_ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
+                            r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
 
 
 def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
@@ -1188,7 +1223,7 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     # (or the thing the query asks the value of: 起售价 of "起售价是多少")
     sought = [r for r in held if re.search(re.escape(r) + r"(?:是|为|有)?(?:多少|几|哪|什么)", query)]
     run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH] or sought, key=len, default=None)
-    if run is None or any(not holds(intent, w, "zh") for w in content_words(asked[:asked.find(run)], "zh")):
+    if run is None or any(not holds(intent, w, "zh") and w not in _NEUTRAL_ZH for w in content_words(asked[:asked.find(run)], "zh")):
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
     # of their own (对应); not another thing of it (下限, 计算方法, 中位数)
@@ -1603,7 +1638,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 
     def during(span: str) -> str | None:  # "during the Suez Crisis": an event that dates the need
         found = re.search(rf"\b(?:during|amid|amidst|throughout|at the time of|in the wake of)\s+(?:the\s+)?{re.escape(span)}",
-                          intent) if language == "en" and span_type(span, language) is None else None
+                          intent) if language == "en" and span_type(span, language) != "time" else None
         return found.group() if found else None
 
     def kind(span: str) -> str | None:
@@ -1622,7 +1657,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return Decision(during(span) or span if asked == "time" else span, "typed")
     # an ordinal of the event itself: not where the query dates it ("fourth in the 2010 World Cup") or counts in
     # it ("season 8")
-    edition = [s for s in missing if is_ordinal(s)] \
+    edition = [s for s in missing if is_ordinal(s) or is_ordinal(s.split()[0])] \
         if asked == "time" and _WHICH_EDITION.search(asking) and not re.search(r"\d", query) else []
     if edition:  # "Which edition of the tournament?" of "the sixth men's Rugby World Cup"
         return Decision(edition[0], "typed")

@@ -82,6 +82,7 @@ _MORE = re.compile(r"(?:^\W*|,\s*)(?:(?:do|would|should)\s+(?:you|I)\s+|would it
 # after a clause that says when it applies ("If the award was shared that year, do you want all the films?").
 _OFFER = re.compile(r"(?:^\W*|^if\b[^,]*,\s*)(?:would you like|do you (?:also )?(?:want|need)|should I (?:also )?(?:list|add|give|provide|"
                     r"include|cover))\b", re.IGNORECASE)
+_A_CONSTRAINT = re.compile(r"\b(?:a|any) (?:specific|particular|certain|given)\b", re.IGNORECASE)
 ALSO = re.compile(r"\b(?:also|too|as well|in addition|additionally)\b", re.IGNORECASE)
 _RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed|only|just)\b", re.IGNORECASE)
 # What is offered: the words after the verb, up to a preposition that places it ("for the battle") or the
@@ -167,6 +168,8 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     if not _MORE.search(question):
         return None
     if not ALSO.search(question) and not (query and _OFFER.search(question) and _offers_only(question, intent, query)):
+        return None
+    if _A_CONSTRAINT.search(question):  # "Do you need the release date in a specific country?" asks which, not more
         return None
     offered = _OFFERED.search(question)
     if not offered:
