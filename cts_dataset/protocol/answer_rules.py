@@ -1100,7 +1100,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     years_said = [s for s in missing if language == "en" and new and span_type(s, language) == "time" and re.search(r"\d", s)
                   and holds(question, s, language) and all(holds(s, w, language) for w in new)
                   and not any(s != o and s in o and span_type(o, language) == "time" for o in missing)]  # not 1975 of "the start of 1975"
-    if years_said and guesses and not any(re.search(r"\b\d{4}\b", g) and not holds(years_said[0], g, language) for g in guesses):
+    if years_said and guesses and not _NAMES_A_WINNER.search(question) \
+            and not any(re.search(r"\b\d{4}\b", g) and not holds(years_said[0], g, language) for g in guesses):
         # "the mid-90s festival, the 1994 one?", "just before the First World War, in 1912?": the need's year,
         # described in words it neither says nor denies
         return Decision(min(years_said, key=len), "confirmation", reply="")
