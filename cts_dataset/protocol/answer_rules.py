@@ -1101,9 +1101,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                   and holds(question, s, language) and all(holds(s, w, language) for w in new)
                   and not any(s != o and s in o and span_type(o, language) == "time" for o in missing)]  # not 1975 of "the start of 1975"
     if years_said and guesses and not _NAMES_A_WINNER.search(question) \
+            and not any(_qualifies_query_word(g, question, query) for g in guesses) \
             and not any(re.search(r"\b\d{4}\b", g) and not holds(years_said[0], g, language) for g in guesses):
         # "the mid-90s festival, the 1994 one?", "just before the First World War, in 1912?": the need's year,
-        # described in words it neither says nor denies
+        # described in words it neither says nor denies (not "The 2010 Women's World Cup?": another of the query's thing)
         return Decision(min(years_said, key=len), "confirmation", reply="")
     rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
     if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
