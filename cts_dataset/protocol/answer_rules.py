@@ -816,7 +816,7 @@ def _qualifies_query_word(guess: str, question: str, query: str) -> bool:
     """A common word guessed right before a word of the query's: "Winter" of "the 1936 Winter Olympics?" for a
     query that says Summer Olympics stands against what the query's thing is."""
     after = re.search(rf"\b{re.escape(guess)}\s+([\w'’-]+)", question)
-    return is_common_word(guess) and bool(after) and holds(query, after.group(1), "en")
+    return is_common_word(re.sub(r"['’]s$", "", guess)) and bool(after) and holds(query, after.group(1), "en")  # "Women's"
 
 
 def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], spans: list[str]) -> Decision | None:
