@@ -346,6 +346,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(_a_word_zh(span, question, missing) if language == "zh" else span, "either_or")
+        whole = _side_written_whole_zh(question, intent, query) if language == "zh" else None
+        if whole:  # "您指的是Mate 60、Mate 60 Pro还是Mate 60 Pro+？" of a need for the Mate 60 Pro
+            return Decision(whole, "either_or")
         held = _held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
@@ -912,6 +915,18 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
             and (_in_its_sense(w, sides, intent) if language == "en" else _telling_zh(w, offered))]
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None:
+    """The longest alternative of a Chinese choice that the intent writes whole and the query does not, where
+    every other alternative the intent writes is part of it (Mate 60 Pro, not Mate 60 or Mate 60 Pro+)."""
+    core = _ASKS_MEANT_ZH.sub("", question).strip("？?。 ")
+    sides = [p.strip(" 的") for p in re.split(r"[、，,]|还是|或者|或是", core) if p.strip(" 的")]
+    written = [p for p in sides if len(p) >= 3 and p in intent and p not in query]
+    if len(sides) < 2 or not written:
+        return None
+    longest = max(written, key=len)
+    return longest if all(p in longest for p in sides if p in intent) else None
 
 
 def _a_word_zh(span: str, question: str, missing: list[str]) -> str:
