@@ -53,6 +53,7 @@ _MEASURES = frozenset(tokenize("year date decade century period age number popul
 _SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
                            "deepest oldest best known famous"))
 _FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls"))
+_OCEANS = frozenset(tokenize("Pacific Atlantic Arctic Antarctic"))  # named without "Ocean" as often as with it
 # A guess placed by a preposition ("in La Liga", "at the Golden Globes") names where or when, not what.
 _PLACED = re.compile(r"\b(?:in|at|on|from|during|for|of|by|near|within|inside|outside)\s+(?:the\s+)?$", re.IGNORECASE)
 # The romanised kind a subdivision's ISO name ends with ("Hebei Sheng", "Chongqing Shi").
@@ -192,7 +193,7 @@ def levels_asked(query: str) -> set[str]:
 
 def named_levels(name: str) -> set[str]:
     """What a capitalised run names: place levels, ``feature`` (Lake Victoria), else ``name``."""
-    if set(tokenize(name)) & _FEATURE_WORDS:
+    if set(tokenize(name)) & (_FEATURE_WORDS | _OCEANS):
         return {"feature"}
     return _run_levels(name) or {"name"}
 
@@ -240,6 +241,9 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     if any(holds(span, w, "en") for span in missing for w in named):
         return False
     if any(qualifies_the_query(question, g, query) for g in guesses):
+        return False
+    # a place of the level of one the query left out stands for it ("the Pacific?" for the Indian Ocean)
+    if any(named_levels(g) & named_levels(s) - {"name"} for g in guesses for s in missing if s[:1].isupper()):
         return False
     if all(named_levels(g) & wanted for g in guesses):
         return True
