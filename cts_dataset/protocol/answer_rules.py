@@ -887,8 +887,8 @@ def _side_as_written(guess: str, other: str, intent: str, language: str) -> tupl
     for i, side in enumerate(sides):
         if not own[i] or any(holds(intent, w, "en") for w in own[1 - i]):
             continue
-        words = side.split()
-        runs = [" ".join(words[k:]).strip(EDGE) for k in range(len(words))]
+        words = side.split()  # any run of it ("Best Novel" of "Best Novel category")
+        runs = [" ".join(words[k:m]).strip(EDGE) for k in range(len(words)) for m in range(k + 1, len(words) + 1)]
         # the run holds a word of the side's own ("current US dollars" of "Nominal GDP in current US dollars")
         found = [r for r in runs if re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE) and any(holds(r, w, "en") for w in own[i])
                  and (len(r.split()) > 1 or capitalised_runs(r, skip_first=False))]  # "Album of the Year", not "car"
