@@ -142,6 +142,9 @@ _OPEN_REQUEST = re.compile(
     r"\b(?:more|other|further|additional) (?:specific|details?|information|context|specifics)\b|\bnarrow (?:it |the \w+ )?down\b"
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
+# "Is there a particular feature or model you're interested in?": an open request for one thing of no kind asked
+_OPEN_KIND = re.compile(r"^\W*(?:is there|do you have) (?:a|any) (?:particular|specific|certain)\b[^?]*?\b(?:you(?:'re| are) "
+                        r"(?:interested in|looking for|thinking of|asking about)|you have in mind|in mind|you mean)\b", re.IGNORECASE)
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
@@ -289,6 +292,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return _contrasted(view, *contrast, missing, spans)
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
+    kind = _OPEN_KIND.search(question) if language == "en" else None
+    whole = [s for s in missing if not any(s != o and s in o for o in missing)]
+    if kind and len(whole) == 1 and classify(question) not in TYPED and span_type(whole[0], language) not in TYPED \
+            and not guessed(_EXAMPLES.sub("", question), intent, language):  # (a year answers no "particular district")
+        # "Is there a particular feature or model you're interested in?": yes, the one thing the query left out
+        return Decision(whole[0], "open_request", reply="yes")
     if language == "en" and missing and names_nothing(question) and classify(question) not in TYPED:
         # "Which specific person, thing or organisation do you mean?": what the query left out, not a time
         # or a number (a question for those names them)
