@@ -80,3 +80,54 @@ def test_the_size_of_a_business_is_no_scale_of_measure():
     pair = ("How many small businesses with fewer than 20 employees were there in Ohio in 2021?",
             "How many businesses were there in Ohio in 2021?")
     assert answered(pair, "What business scale do you mean?")[0] in ("small", "fewer than 20 employees")
+
+
+def test_the_needs_year_described_otherwise_is_the_year_and_a_winner_named_is_not():
+    pair = ("Which author won the Pulitzer Prize for Fiction in 1994?", "Which author won the Pulitzer Prize for Fiction?")
+    assert answered(pair, "Are you thinking of the mid-90s prize, the 1994 one?") == ("1994", "confirmation")
+    assert answered(pair, "Do you mean just after the end of the Cold War, in 1994?") == ("1994", "confirmation")
+    assert answered(pair, "The 1994 prize, the one won by E. Annie Proulx?", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_a_reason_before_a_which_question_asks_no_kind():
+    pair = ("Who was President of France when the country hosted the 1998 FIFA World Cup?",
+            "Who was President of France when the country hosted the FIFA World Cup?")
+    assert answered(pair, "France has hosted the World Cup more than once. Which tournament do you mean?") == ("1998", "meant")
+
+
+def test_an_occurrence_an_edition_or_a_numbered_name_says_which():
+    pair = ("When did the Ottoman Empire capture Baghdad for the first time?", "When did the Ottoman Empire capture Baghdad?")
+    assert answered(pair, "Which of the Ottoman captures of the city are you interested in?")[0] == "first time"
+    pair = ("Who won the Academy Award for Best Supporting Actor at the 65th Academy Awards?", "Who won the Academy Award for Best Actor?")
+    assert answered(pair, "Which ceremony or year are you asking about?") == ("65th Academy Awards", "typed")
+    pair = ("Who was the head coach of the team that won Super Bowl XXX?", "Who was the head coach of the team that won the Super Bowl?")
+    assert answered(pair, "Which Super Bowl?")[0] == "Super Bowl XXX"
+    pair = ("Which city was the capital of Japan during the Heian period?", "Which city was the capital of Japan?")
+    assert answered(pair, "Japan's capital moved several times. Which era are you asking about?") == ("during the Heian period", "typed")
+
+
+def test_an_ocean_named_without_ocean_stands_against_the_needs():
+    pair = ("What is the deepest point in the Arctic Ocean?", "What is the deepest point in the ocean?")
+    assert answered(pair, "Do you mean the Pacific?")[0] == "No, Arctic Ocean"
+
+
+def test_a_contrasts_side_is_found_in_any_run_of_it():
+    pair = ("Which novel won the Nebula Award for Best Novel in 2010?", "Which novel won the Nebula Award for Best Novel?")
+    assert answered(pair, "Best Novel category, rather than Best Novelette?")[0] == "Yes, Best Novel"
+
+
+def test_an_open_request_for_one_thing_gets_the_one_thing_left_out():
+    pair = ("In which year was the first Samsung phone with a foldable screen released?", "In which year was the first Samsung phone released?")
+    assert answered(pair, "Is there a particular feature or model you're interested in?")[0] == "Yes, foldable screen"
+    pair = ("What was the population of Osaka in 2015?", "What was the population of Osaka?")  # a year is no district
+    assert answered(pair, "Is there a particular district you're interested in?", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which African country has the largest population?", "Which country has the largest population?"),
+     "Should disputed territories such as Western Sahara be included in the count?"),
+    (("In which year was the first iPad with a Retina display released?", "In which year was the first iPad released?"),
+     "Do you need the release date in a specific country?"),
+])
+def test_a_way_of_counting_with_examples_and_a_request_for_a_constraint_are_no_offers(pair, question):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == UNKNOWN

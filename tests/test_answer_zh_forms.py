@@ -104,3 +104,38 @@ def test_a_season_is_a_time_and_dates_against_it_are_neither_yes_nor_no():
 def test_the_needs_year_beside_new_words_confirms_their_block():
     pair = ("吉利银河L7 2024款旗舰版的官方指导价是多少？", "吉利银河L7的官方指导价是多少？")
     assert answered(pair, "您是指2024年推出的旗舰版车型吗？", "zh")[0] == "是的，2024款旗舰版"
+
+
+def test_a_holiday_is_a_time_and_another_holiday_stands_against_it():
+    pair = ("2025年端午节高速公路免费通行吗？", "2025年高速公路免费通行吗？")
+    assert answered(pair, "您问的是中秋假期吗？", "zh")[0] == "不是，端午节"
+
+
+def test_a_bare_shi_confirms_the_querys_own_words():
+    pair = ("深圳市2024年新能源车指标申请的条件是什么？", "深圳市2024年车辆指标申请的条件是什么？")
+    assert answered(pair, "是深圳市的政策吧？", "zh")[0] == "是的，深圳市"
+    pair = ("中国第一座核电站是哪一年并网发电的？", "中国第一座电站是哪一年并网发电的？")
+    assert answered(pair, "是中国境内的电站，对吧？", "zh")[0] == "是的，中国"
+    pair = ("2024年苏州市落户的社保缴纳年限要求是多少？", "2024年落户的社保缴纳年限要求是多少？")
+    assert answered(pair, "您问的是落户政策里对社保缴纳年限的要求吧？", "zh")[0] == "是的，社保缴纳年限"
+
+
+def test_which_one_picks_from_the_list_the_sentence_before_names():
+    pair = ("颐和园2024年旺季的门票价格是多少？", "颐和园2024年的门票价格是多少？")
+    assert answered(pair, "旺季和淡季票价不同，您想了解哪一个？", "zh")[0] == "旺季"
+    pair = ("2024年北京环球影城A类日的单日门票价格是多少？", "北京环球影城的单日门票价格是多少？")
+    assert answered(pair, "门票分A类日、B类日、C类日和D类日，您想了解哪一种？", "zh")[0] == "A类日"
+
+
+def test_a_choice_of_names_gets_the_longest_the_need_writes_whole():
+    pair = ("荣耀Magic6 Pro在中国大陆的首发售价是多少？", "荣耀Magic6的首发售价是多少？")
+    assert answered(pair, "您指的是Magic6、Magic6 Pro还是Magic6 RSR？", "zh")[0] == "Magic6 Pro"
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("2024年浙江省高考总报名人数是多少？", "高考总报名人数是多少？"), "是否需要包括春季高考和高职分类考试的考生？"),
+    (("颐和园2024年旺季的门票价格是多少？", "颐和园2024年的门票价格是多少？"), "需要包括佛香阁、德和园等园中园的门票吗？"),
+    (("2024年杭州市产假一共有多少天？", "2024年产假一共有多少天？"), "需要把配偶的陪产假也一并查询吗？"),
+])
+def test_an_offer_to_include_more_is_unknown(pair, question):
+    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN

@@ -352,12 +352,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if owner:  # "Which country's GDP?" of a query for "the GDP of Brazil"
         return Decision(owner, "in_query")
     if is_either_or(question, language):
-        span = _either_or(question, intent, query, missing, spans, language)
-        if span:
-            return Decision(_a_word_zh(span, question, missing) if language == "zh" else span, "either_or")
         whole = _side_written_whole_zh(question, intent, query) if language == "zh" else None
         if whole:  # "您指的是Mate 60、Mate 60 Pro还是Mate 60 Pro+？" of a need for the Mate 60 Pro
             return Decision(whole, "either_or")
+        span = _either_or(question, intent, query, missing, spans, language)
+        if span:
+            return Decision(_a_word_zh(span, question, missing) if language == "zh" else span, "either_or")
         held = _held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
@@ -849,7 +849,7 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
         if not words and chosen.rule in ("either_or", "typed") and language == "en" and capitalised_runs(chosen.span, skip_first=False):
             # "the UK, not Israel or India?" for United Kingdom: a name neither side writes as the intent does
             return Decision(chosen.span, "contrast", reply="")
-    written = _side_as_written(guess, other, view.fused_query, language)
+    written = _side_as_written(guess, other, view.fused_query, language) if told else None
     if written:  # "Album of the Year, not Record of the Year?" of a query that says so: yes, as the intent writes it
         return Decision(written[0], "contrast", reply="yes" if written[1] else "no")
     held = _side_held(guess, other, view.fused_query, missing + spans, language)
