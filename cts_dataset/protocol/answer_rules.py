@@ -922,7 +922,8 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     offered = alternatives(question, language)
     sides = [content_words(p, language) for p in offered]
     hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
-            and (_in_its_sense(w, sides, intent) if language == "en" else _telling_zh(w, offered))]
+            and (_in_its_sense(w, sides, intent) and not _elided_by_another(w, offered) if language == "en"
+                 else _telling_zh(w, offered))]
     return _first_holding(hits, missing, spans, language) if hits else None
 
 
@@ -936,6 +937,17 @@ def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None
         return None
     longest = max(written, key=len)
     return longest if all(p in longest for p in sides if p in intent) else None
+
+
+def _elided_by_another(word: str, offered: list[str]) -> bool:
+    """Another alternative leaves the word out after the same word ("the first woman to take office, or the
+    first to win a general election?"): both speak of it, it tells neither apart."""
+    for side in offered:
+        found = re.search(rf"\b(\w+)\s+\w*{re.escape(word)}\w*", side, re.IGNORECASE)
+        if found and any(re.search(rf"\b{re.escape(found.group(1))}\s+(?:to|who|that|one)\b", other, re.IGNORECASE)
+                         for other in offered if other is not side):
+            return True
+    return False
 
 
 def _a_word_zh(span: str, question: str, missing: list[str]) -> str:

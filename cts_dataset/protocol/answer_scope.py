@@ -191,7 +191,7 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
 _METHOD = re.compile(
     r"^\W*(?:should|shall|must)\b.*\b(?:count|counted|include|included|cover|covered|measured?|considered?|treated?|"
     r"excluded?|listed|used|given|expressed|rounded|shown|presented)\b"
-    r"|^\W*should (?:I|we)\b|^\W*(?:do|would|will) you (?:count|include|consider|treat|exclude)\b"
+    r"|^\W*should (?:I|we)\b|\bshould (?:I|we) (?:count|include|exclude)\b|^\W*(?:do|would|will) you (?:count|include|consider|treat|exclude)\b"
     r"|^\W*would you like (?:details|more|a list|a summary|a breakdown|just|only|me to)\b"
     r"|^\W*(?:do|would|should|shall)\b.*\b(?:sources?|format|citations?|references?)\b", re.IGNORECASE)
 
