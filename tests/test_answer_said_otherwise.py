@@ -131,3 +131,11 @@ def test_an_open_request_for_one_thing_gets_the_one_thing_left_out():
 ])
 def test_a_way_of_counting_with_examples_and_a_request_for_a_constraint_are_no_offers(pair, question):
     assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_a_word_both_alternatives_speak_of_tells_neither_and_a_way_of_counting_asked_late_is_one():
+    pair = ("Who was the first female President of Finland?", "Who was the first President of Finland?")
+    said = answered(pair, "Do you mean the first woman to hold office, or the first to be directly elected?", model_says=UNKNOWN_REPLY)
+    assert said == (UNKNOWN, "") or said[1] != "either_or"
+    pair = ("Which golfer won the most major titles in the Open Era among women?", "Which golfer won the most major titles in the Open Era?")
+    assert answered(pair, "Up to what date should I count titles?", model_says='{"answer": "Open Era"}') == (UNKNOWN, "method")
