@@ -139,3 +139,24 @@ def test_a_word_both_alternatives_speak_of_tells_neither_and_a_way_of_counting_a
     assert said == (UNKNOWN, "") or said[1] != "either_or"
     pair = ("Which golfer won the most major titles in the Open Era among women?", "Which golfer won the most major titles in the Open Era?")
     assert answered(pair, "Up to what date should I count titles?", model_says='{"answer": "Open Era"}') == (UNKNOWN, "method")
+
+
+@pytest.mark.parametrize(("pair", "question", "not_said"), [
+    (("What are the opening hours of the Louvre's Denon wing?", "What are the opening hours of the Louvre?"),
+     "Is there a particular day of the week you have in mind?", "Denon"),  # a day is no kind of the thing
+    (("How many people speak Welsh fluently?", "How many people speak Welsh?"),
+     "Is there a particular age group you have in mind?", "fluently"),
+    (("What is the speed limit during roadworks on German motorways?", "What is the speed limit on German motorways?"),
+     "Which year are you asking about?", "roadworks"),  # no named event, and no answer to a question for a year
+    (("When did England win the Ashes for the first time?", "When did England win the Ashes?"),
+     "Which ground are you asking about?", "first time"),  # the occurrence says which of the query's thing only
+    (("What was the GDP of Mexico in 2018?", "What was the GDP of Mexico?"),
+     "Do you mean the current-dollar GDP figure?", "No"),  # current dollars are a measure, not now
+])
+def test_what_the_third_review_found_wrong_stays_right(pair, question, not_said):
+    assert not_said not in answered(pair, question, model_says=UNKNOWN_REPLY)[0]
+
+
+def test_an_offer_names_no_more_by_the_words_the_query_says():
+    pair = ("Who discovered penicillin, and in what year?", "Who discovered penicillin?")
+    assert answered(pair, "Would it help to include the year of the discovery as well?")[0] == "Yes, in what year"

@@ -139,3 +139,17 @@ def test_a_choice_of_names_gets_the_longest_the_need_writes_whole():
 ])
 def test_an_offer_to_include_more_is_unknown(pair, question):
     assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("2023年高考报名人数（含复读生）是多少？", "高考报名人数是多少？"), "是否包括复读生？", "是的，含复读生"),  # the need says what it includes
+    (("中国公民去泰国旅游需要签证吗？", "中国公民出国旅游需要签证吗？"), "您打算去哪个国家？", "去泰国"),  # a replaced word keeps its end
+    (("2024年上海迪士尼乐园一日票的价格是多少？", "上海迪士尼乐园门票的价格是多少？"), "门票分一日票、两日票和年票，您想了解哪一种？", "一日票"),
+])
+def test_what_the_third_review_found_wrong_in_chinese_stays_right(pair, question, expected):
+    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_a_value_of_the_users_own_asked_with_a_trailing_shi_is_unknown_by_rule():
+    pair = ("深圳市2024年的最低工资标准是多少？", "2024年的最低工资标准是多少？")
+    assert answered(pair, "请问您的月收入是？", "zh") == (UNKNOWN, "typed")

@@ -86,7 +86,7 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
     """The intent's words that the blurred query lacks, widened to whole words, then their parts."""
     tokens = words(fused_query)
     spans: list[str] = []
-    for tag, _, kept, start, end in SequenceMatcher(None, blurred_query, fused_query, autojunk=False).get_opcodes():
+    for tag, _, query_at, start, end in SequenceMatcher(None, blurred_query, fused_query, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
             continue
         inside = [t for t in tokens if t[1] < end and t[2] > start]
@@ -98,7 +98,8 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
             stop, last = inside[-1][2], end
             while last < len(fused_query) and fused_query[last] == fused_query[last - (end - start)]:
                 last += 1  # "赛18强" of 预选赛18强赛 is as well "18强赛": the insertion as far on as it may go
-            if stop > last and blurred_query[kept + last - end:].startswith(fused_query[last:stop]):
+            # only where the need inserts words: a replaced word may share its end with the query's (去泰国 for 出国)
+            if tag == "insert" and stop > last and blurred_query[query_at + last - end:].startswith(fused_query[last:stop]):
                 stop = last  # "庚辰|本现|藏于": the segmenter ran on into the query's own 现藏于
             spans.append(fused_query[inside[0][1]:stop])
             spans += _runs(inside, fused_query)

@@ -52,8 +52,8 @@ _MEASURES = frozenset(tokenize("year date decade century period age number popul
                                "temperature duration"))
 _SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
                            "deepest oldest best known famous"))
-_FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls"))
-_OCEANS = frozenset(tokenize("Pacific Atlantic Arctic Antarctic"))  # named without "Ocean" as often as with it
+# (and the oceans, named without "Ocean" as often as with it)
+_FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls Pacific Atlantic Arctic Antarctic"))
 # A guess placed by a preposition ("in La Liga", "at the Golden Globes") names where or when, not what.
 _PLACED = re.compile(r"\b(?:in|at|on|from|during|for|of|by|near|within|inside|outside)\s+(?:the\s+)?$", re.IGNORECASE)
 # The romanised kind a subdivision's ISO name ends with ("Hebei Sheng", "Chongqing Shi").
@@ -193,7 +193,7 @@ def levels_asked(query: str) -> set[str]:
 
 def named_levels(name: str) -> set[str]:
     """What a capitalised run names: place levels, ``feature`` (Lake Victoria), else ``name``."""
-    if set(tokenize(name)) & (_FEATURE_WORDS | _OCEANS):
+    if set(tokenize(name)) & _FEATURE_WORDS:
         return {"feature"}
     return _run_levels(name) or {"name"}
 

@@ -106,6 +106,7 @@ from cts_dataset.protocol.question_forms import (
 from cts_dataset.protocol.span_types import (
     ERA_ZH,
     TYPED,
+    WORLD_WORDS_EN,
     is_common_word,
     is_time_clause,
     is_zh_place,
@@ -133,7 +134,7 @@ from cts_dataset.protocol.units_and_sources import (
     unit_of,
 )
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
+from cts_dataset.protocol.word_forms import same_stem, same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
 
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
@@ -143,13 +144,18 @@ _OPEN_REQUEST = re.compile(
     r"|\bnarrow the search\b|\belaborate\b|\bbe more specific\b|更具体|具体一点|详细说明|补充说明|补充一下|更多(?:的)?(?:细节|信息)",
     re.IGNORECASE)
 # "Is there a particular feature or model you're interested in?": an open request for one thing of no kind asked
-_OPEN_KIND = re.compile(r"^\W*(?:is there|do you have) (?:a|any) (?:particular|specific|certain)\b[^?]*?\b(?:you(?:'re| are) "
+_OPEN_KIND = re.compile(r"^\W*(?:is there|do you have) (?:a|any) (?:particular|specific|certain) (?P<kind>[^?]*?)\s*\b(?:you(?:'re| are) "
                         r"(?:interested in|looking for|thinking of|asking about)|you have in mind|in mind|you mean)\b", re.IGNORECASE)
+# what such a request may ask for: a kind of the thing itself, not a day, a budget, a use or a reason
+_KINDS_OF_THING = frozenset(tokenize("feature features model models version versions variant variants edition editions type "
+                                     "types kind kinds category categories aspect aspects nationality"))  # not "age group"
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
 _WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies))\b", re.IGNORECASE)
-_OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\w+th)\s+time\b", re.IGNORECASE)
+_ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
+_OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+time\b",
+                         re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
@@ -167,8 +173,7 @@ _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tel
                          r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,3}?"
                          r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # the clause after a lead-in's comma ("There was no men's World Cup in 2011, so which tournament do you mean?")
-_AFTER_LEAD_IN_WORD = re.compile(r"^\s*(?:so|then|and|but)\s+", re.IGNORECASE)
-_AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:which|what)\b", re.IGNORECASE)
+_AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -198,10 +203,11 @@ _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sens
 _PART_OF = re.compile(r"\s*(?:which|what)\s+(?:specific\s+|particular\s+|exact\s+)?(?P<part>[a-z][\w-]*)\s+of\s+(?:the\s+|its\s+|this\s+)?"
                       r"(?P<whole>[a-z][\w-]*)", re.IGNORECASE)
 # Words before the head of a wh-phrase ("Which specific type of novels ...?": novels).
-_SIDE = frozenset(tokenize("side"))
 _NO_HEAD = frozenset(tokenize("type kind sort form variety category genre style branch field species breed brand model "
                                "edition version specific particular exact "
                                "exactly one ones"))
+# the head of a choice's sides that names no thing of its own either ("The Union side or the Confederate side?")
+_SIDE = frozenset(tokenize("side"))
 _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
@@ -234,10 +240,14 @@ _PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
-_MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|一并|考虑)|(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)|还(?:要|需要|想)(?:知道|了解|包括|查)"
+_MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|一并|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
                       r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)")
+# "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
+# "是否包括复读生？" of a need that says 含复读生)
+_INCLUDE_ZH = re.compile(r"(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)")
+_INCLUDES_ZH = re.compile(r"含|包括|包含|除")
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
@@ -262,6 +272,9 @@ _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年
 EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
 ASKS_IN_WORDS_ZH = 3  # a Chinese cue's weight that asks for its kind (哪一年, 哪国), not a word about it (现在, 时间)
 STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era")
+MIN_NAME_ZH = 3  # characters of an alternative written whole that names a thing (Pro版, Mate 60; not 版 or 一)
+NOW_REACH_ZH = 8  # characters after a Chinese word for now that may hold what it qualifies (目前的常住人口)
+NOW_REACH_EN = 2  # words either side of an English word for now that may be what it qualifies ("the current CEO")
 MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
 MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
@@ -273,6 +286,11 @@ class Decision:
     span: str  # a span of the intent, or unknown
     rule: str  # which rule settled it
     reply: str | None = None  # to a yes/no question: "no", or "" for the span alone; None: as answer_of says it
+
+
+def outermost(spans: list[str]) -> list[str]:
+    """The spans that no other span holds ("when the first iPhone was released", not "first iPhone")."""
+    return [s for s in spans if not any(s != o and s in o for o in spans)]
 
 
 def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision | None:
@@ -292,12 +310,13 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return _contrasted(view, *contrast, missing, spans)
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
         return Decision(missing[0], "open_request")
-    kind = _OPEN_KIND.search(question) if language == "en" else None
-    whole = [s for s in missing if not any(s != o and s in o for o in missing)]
-    if kind and len(whole) == 1 and classify(question) not in TYPED and span_type(whole[0], language) not in TYPED \
+    request = _OPEN_KIND.search(question) if language == "en" else None
+    outer = outermost(missing)
+    if request and set(tokenize(request.group("kind"))) & _KINDS_OF_THING and len(outer) == 1 \
+            and classify(question) not in TYPED and span_type(outer[0], language) not in TYPED \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # (a year answers no "particular district")
         # "Is there a particular feature or model you're interested in?": yes, the one thing the query left out
-        return Decision(whole[0], "open_request", reply="yes")
+        return Decision(outer[0], "open_request", reply="yes")
     if language == "en" and missing and names_nothing(question) and classify(question) not in TYPED:
         # "Which specific person, thing or organisation do you mean?": what the query left out, not a time
         # or a number (a question for those names them)
@@ -344,7 +363,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         and not is_time_clause(s) for s in missing):  # 开通时 is no plan of the user's
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
-    if language == "zh" and _MORE_ZH.search(question) and not _ASKS_A_VALUE_ZH.search(question) \
+    offers = _MORE_ZH.search(question) or (_INCLUDE_ZH.search(question) and not _INCLUDES_ZH.search(intent))
+    if language == "zh" and offers and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
         # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
         return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
@@ -422,16 +442,20 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
-    listed = _listed_before_zh(question, missing) if language == "zh" else None
+    listed = _listed_before_zh(question, intent, missing) if language == "zh" else None
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
-        return Decision(listed, "either_or", reply="")  # (it echoes the list, as a choice does)
-    return _typed(question, missing, spans, language, intent, query) or _which_is_meant(question, intent, query, missing)
+        return Decision(listed, "listed", reply="")  # (it echoes the list, as a choice does)
+    typed = _typed(question, missing, spans, language, intent, query)
+    if typed is None and language == "zh" and _USERS_OWN_VALUE_ZH.search(question):
+        return Decision(UNKNOWN, "typed")  # "请问您的月收入是？": the user's own, which no span of the need's kind gives
+    return typed or _which_is_meant(question, intent, query, missing)
 
 
+_USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
 _WHICH_OF_THOSE_ZH = re.compile(r"哪一?(?:个|种|类|项|档)(?:呢)?[？?]\s*$")
 
 
-def _listed_before_zh(question: str, missing: list[str]) -> str | None:
+def _listed_before_zh(question: str, intent: str, missing: list[str]) -> str | None:
     """The one span the need left out that the sentence before "哪一个？" names, where that sentence lists what
     "哪一个" picks from ("门票分常规日、特别常规日、高峰日和特别高峰日，您想了解哪一种？")."""
     if not _WHICH_OF_THOSE_ZH.search(question):
@@ -441,7 +465,12 @@ def _listed_before_zh(question: str, missing: list[str]) -> str | None:
     if not re.search(r"[、和与或及]", listing):
         return None
     named = [s for s in missing if len(s) > 1 and s in listing and not any(s != o and s in o and o in listing for o in missing)]
-    return named[0] if len(named) == 1 else None
+    if len(named) != 1:
+        return None
+    span, at = named[0], listing.find(named[0]) + len(named[0])
+    while at < len(listing) and span + listing[at] in intent:  # 一日票, not the 一日 the segmenter left out
+        span, at = span + listing[at], at + 1
+    return span
 
 
 def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
@@ -450,8 +479,8 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     a place ("Which place or region do you mean?"): the model chooses the span of that kind, which the
     query may hold. A time or a number answers only a question about the thing the query searches for."""
     asking = _asking_part(question)  # after a sentence of reasons too, or a clause ("..., so which tournament ...?")
-    if not (query and missing and (_WHICH_IS_MEANT.match(asking) or (
-            _AFTER_LEAD_IN.match(asking.split(",")[-1]) and _WHICH_IS_MEANT.match(_AFTER_LEAD_IN_WORD.sub("", asking.split(",")[-1]))))):
+    last_clause = _AFTER_LEAD_IN.match(asking.split(",")[-1])
+    if not (query and missing and (_WHICH_IS_MEANT.match(asking) or (last_clause and _WHICH_IS_MEANT.match(last_clause.group("which"))))):
         return None
     if any(scores(asking).get(kind, 0) > STRONG_CUE for kind in TYPED):  # (not "more than once" of its reason)
         return None  # asks a kind in so many words ("Which place or region?"), not "Which European empires?"
@@ -467,8 +496,9 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
     phrase = re.match(r"\s*(?:which|what)\s+((?:[\w'’-]+\s+){1,4})", query, re.IGNORECASE)
     searched = set(tokenize(phrase.group(1))) if phrase else set()
     # ("for the first time" counts the thing's occurrences: it says which of them)
+    occurrence = _OCCURRENCE.search(missing[0]) and any(holds(query, w, "en") for w in content_words(asking, "en"))
     if span_type(missing[0], "en") in ("time", "number") and not searched & set(content_words(question, "en")) \
-            and not _qualifies(missing[0], question, intent) and not _OCCURRENCE.search(missing[0]):
+            and not _qualifies(missing[0], question, intent) and not occurrence:
         return None
     return Decision(_without_verb(missing[0], intent, missing), "meant")
 
@@ -771,20 +801,30 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
 
 
 # The whole world as a guess of where ("in the world", "Worldwide?"), not a name ("the World Cup")
-_WORLD_EN = re.compile(r"\b(?:in the world|on [Ee]arth|[Ww]orldwide|[Gg]lobally|[Gg]lobal|world's)\b(?!\s+[A-Z])")
 _WORLD_ZH = re.compile(r"全世界|全球|世界上|世界范围|世界最")
+
+
+def _says_the_world(text: str, language: str) -> bool:
+    """``text`` names the whole world as a place ("in the world", "Worldwide?", "全球"), not in a name ("the World Cup")."""
+    if language == "zh":
+        return bool(_WORLD_ZH.search(text))
+    names = [r for r in capitalised_runs(text, skip_first=False) if len(r.split()) > 1]
+    text = _PART_OF_THE_WORLD.sub(" ", re.sub("|".join(map(re.escape, names)), " ", text) if names else text)
+    return bool(set(tokenize(text)) & WORLD_WORDS_EN)
+
+
+_PART_OF_THE_WORLD = re.compile(r"\b(?:part|region|area|corner|country|countries)s? of the (?:world|globe)\b", re.IGNORECASE)
 
 
 def _region_not_world(question: str, intent: str, missing: list[str], language: str) -> str | None:
     """The one place the need left out, where a yes/no question guesses the whole world and the need does not."""
-    world = _WORLD_ZH if language == "zh" else _WORLD_EN
-    if not is_yes_no(question, language) or not world.search(question) or world.search(intent) \
+    if not is_yes_no(question, language) or not _says_the_world(question, language) or _says_the_world(intent, language) \
             or _ABOUT_THE_USER.search(question):
         return None
     if language == "zh":  # 中国, not the block 中国已建成 the segmenter leaves
         places = [s for s in missing if is_zh_place(s)]
         return max(places, key=len) if places else None
-    places = [s for s in missing if span_type(s, language) == "region" and not any(s != o and s in o for o in missing)]
+    places = [s for s in outermost(missing) if span_type(s, language) == "region"]
     return places[0] if len(places) == 1 else None
 
 
@@ -801,8 +841,7 @@ def _then_not_now(question: str, intent: str, query: str, missing: list[str], la
         return None
     if not _now_of_the_query(now.search(question), question, query, language):
         return None  # "Are you asking because of a school project due today?", "您目前持有茅台股票吗？"
-    times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)
-             and not _in_a_relative_clause(s, intent)]
+    times = [s for s in outermost(missing) if span_type(s, language) == "time" and not _in_a_relative_clause(s, intent)]
     return times[0] if len(times) == 1 else None
 
 
@@ -811,10 +850,12 @@ def _now_of_the_query(now: re.Match[str], question: str, query: str, language: s
     if language == "zh":
         if question[max(now.start() - 1, 0):now.start()] in ("您", "你"):
             return False  # "您目前持有茅台股票吗？": the user's now
-        after = question[now.end():now.end() + 8].lstrip("的")
+        after = question[now.end():now.end() + NOW_REACH_ZH].lstrip("的")
         return any(after[i:i + 2] in query for i in range(len(after) - 1)
                    if not any(answer_choices_zh.is_function_char(c) for c in after[i:i + 2]))
-    near = question[:now.start()].split()[-2:] + question[now.end():].split()[:2]
+    if re.match(r"[\s-]+(?:US\s+)?(?:dollars?|prices?|terms)\b", question[now.end():]):
+        return False  # "current-dollar GDP", "in current prices": a measure, not a time
+    near = question[:now.start()].split()[-NOW_REACH_EN:] + question[now.end():].split()[:NOW_REACH_EN]
     return any(holds(query, w.strip(EDGE), language) for w in near if content_words(w, language))
 
 
@@ -932,7 +973,7 @@ def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None
     every other alternative the intent writes is part of it (Mate 60 Pro, not Mate 60 or Mate 60 Pro+)."""
     core = _ASKS_MEANT_ZH.sub("", question).strip("？?。 ")
     sides = [p.strip(" 的") for p in re.split(r"[、，,]|还是|或者|或是", core) if p.strip(" 的")]
-    written = [p for p in sides if len(p) >= 3 and p in intent and p not in query]
+    written = [p for p in sides if len(p) >= MIN_NAME_ZH and p in intent and p not in query]
     if len(sides) < 2 or not written:
         return None
     longest = max(written, key=len)
@@ -984,11 +1025,8 @@ def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
     if not after or not all(after[0] in other for other in sides if other is not side) or after[0] in _NO_HEAD | _SIDE \
             or not holds(intent, after[0], "en"):
         return True
-    def alike(a: str, b: str) -> bool:  # "conductor" and "conductivity" (stems "conductor", "conduct")
-        return same_word(a, b) or (min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)))
-
     words = tokenize(intent)  # "the electrical conductivity" or, stop words dropped, "a conductor of electricity"
-    return any((alike(a, word) and alike(b, after[0])) or (alike(a, after[0]) and alike(b, word))
+    return any((same_stem(a, word) and same_stem(b, after[0])) or (same_stem(a, after[0]) and same_stem(b, word))
                for a, b in itertools.pairwise(words))
 
 
@@ -1060,11 +1098,11 @@ def _telling_part_zh(word: str) -> str:
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
-    plain = _APPOSITIVE_ZH.sub("", question) if language == "zh" else question
-    if plain != question and any(holds(intent, w, language) for w in content_words(plain, language)):
+    unglossed = _APPOSITIVE_ZH.sub("", question) if language == "zh" else question
+    if unglossed != question and any(holds(intent, w, language) for w in content_words(unglossed, language)):
         # "您问的是起售价，也就是最低配置的价格吧？": the appositive glosses the guess, it guesses nothing of its own
-        decision = _confirmation(plain, intent, query, missing, spans, language)
-        return _phrased_against(decision, plain, intent, language)
+        decision = _confirmation(unglossed, intent, query, missing, spans, language)
+        return _phrased_against(decision, unglossed, intent, language)
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
@@ -1237,7 +1275,6 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
-_NEUTRAL_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息", "境内"])
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
@@ -1261,13 +1298,18 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     # (or the thing the query asks the value of: 起售价 of "起售价是多少")
     sought = [r for r in held if re.search(re.escape(r) + r"(?:是|为|有)?(?:多少|几|哪|什么)", query)]
     run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH] or sought, key=len, default=None)
-    if run is None or any(not holds(intent, w, "zh") and w not in _NEUTRAL_ZH for w in content_words(asked[:asked.find(run)], "zh")):
+    if run is None or any(not holds(intent, w, "zh") and w not in _ADDS_NOTHING_ZH for w in content_words(asked[:asked.find(run)], "zh")):
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
     # of their own (对应); not another thing of it (下限, 计算方法, 中位数)
     measure = re.search(r"(?:多少|几)([\u4e00-\u9fff])", intent)  # 分 of 多少分: 分值 says it otherwise, 分数线 does not
-    return run if all(w in _NEUTRAL_ZH or span_type(w, "zh") == "time" or (measure and len(w) <= 2 and w[0] == measure.group(1))
+    return run if all(w in _ADDS_NOTHING_ZH or span_type(w, "zh") == "time" or (measure and len(w) <= 2 and w[0] == measure.group(1))
                       for w in content_words(asked, "zh") if not holds(intent, w, "zh")) else None
+
+
+# Words a Chinese confirmation may add to the query's own without naming anything more (对应 of "本科学历对应的
+# 分值", 规定 of "成都的限行规定"); not answer_phrasing's words that are no guess, which a guess rule reads
+_ADDS_NOTHING_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息", "境内"])
 
 
 # The plain one of a thing the need qualifies: "the standard Model S?", "普通小客车指标吗？", "是标准版吗？"
@@ -1674,9 +1716,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if years and not any(span_type(s, language) == "time" for s in missing):
         return Decision(next(d for d in years if not any(d != o and d in o for o in years)), "typed")
 
-    def during(span: str) -> str | None:  # "during the Suez Crisis": an event that dates the need
+    def during(span: str) -> str | None:  # "during the Suez Crisis": a named event that dates the need
         found = re.search(rf"\b(?:during|amid|amidst|throughout|at the time of|in the wake of)\s+(?:the\s+)?{re.escape(span)}",
-                          intent) if language == "en" and span_type(span, language) != "time" else None
+                          intent) if language == "en" and span[:1].isupper() and span_type(span, language) != "time" \
+            and not _ASKS_A_YEAR.search(asking) else None  # not "during pregnancy", nor an answer to "Which year?"
         return found.group() if found else None
 
     def kind(span: str) -> str | None:

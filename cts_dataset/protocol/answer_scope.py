@@ -32,7 +32,7 @@ from cts_dataset.protocol.answer_phrasing import (
 )
 from cts_dataset.protocol.time_spans import NOW_EN, years_named
 from cts_dataset.protocol.units_and_sources import UNIT_PHRASE
-from cts_dataset.protocol.word_forms import same_word
+from cts_dataset.protocol.word_forms import same_stem, same_word
 from cts_dataset.text import tokenize
 
 # A clause after the first starts at "and" (or ";") followed by a question word, perhaps after one
@@ -177,6 +177,8 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     words = [w for w in content_words(offered.group("what"), "en") if w not in _SCOPE_WORDS]
     if not words:
         return None
+    # what the query says already names no more ("the year of the discovery" of "Who discovered penicillin?")
+    words = [w for w in words if not any(same_stem(w, t) for t in tokenize(query))] or words
     if _RESTRICTS.search(question):  # "Would you like it limited to Africa too?" asks which, not more
         return None
     parts = clauses(intent)[1:] or clauses(intent)  # "also": beyond the main question, if it asks more

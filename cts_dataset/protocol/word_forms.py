@@ -28,6 +28,7 @@ _DEMONYMS = {
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
 # a sex said as a noun or as an adjective ("the first woman" is "the first female laureate")
+MIN_STEM = 5  # a shorter stem begins too many words ("con", "dis")
 _SEX_PAIRS = {frozenset(pair) for pair in [("woman", "femal"), ("women", "femal"), ("man", "male"), ("men", "male")]}
 
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
@@ -91,6 +92,12 @@ def same_word(a: str, b: str) -> bool:
     # but not Austria/Australia, Niger/Nigeria, India/Indiana, John/Johnson.
     return (len(short) >= MIN_SHARED_PREFIX and shared >= max(MIN_SHARED_PREFIX, len(short) - 1)
             and long[shared:] in _ENDINGS)
+
+
+def same_stem(a: str, b: str) -> bool:
+    """One word in two forms, or in two derived forms whose stems begin alike ("conductor" and "conductivity",
+    stems "conductor" and "conduct"; "discovery" and "discovered")."""
+    return same_word(a, b) or (min(len(a), len(b)) >= MIN_STEM and (a.startswith(b) or b.startswith(a)))
 
 
 def comparable_tokens(text: str) -> list[str]:
