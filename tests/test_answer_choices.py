@@ -42,6 +42,18 @@ def test_the_options_begin_with_what_the_query_left_out(instance_id, wanted):
     assert all(o in instance.fused_query for o in offered) and UNKNOWN not in offered
 
 
+@pytest.mark.parametrize(("intent", "query", "first"), [
+    ("Who was Prime Minister of New Zealand in 1984?", "Who was Prime Minister in 1984?", "New Zealand"),  # not the title too
+    ("Who was the British Prime Minister during the Falklands War?", "Who was the British Prime Minister?", "Falklands War"),
+    ("Who won a record four Academy Awards for Best Director?", "Who won a record four Academy Awards?", "Best Director"),
+    ("When did Francis I of France reign?", "When did Francis I reign?", "Francis I of France"),  # a name, made whole
+    ("Who won Super Bowl XLIX?", "Who won the Super Bowl?", "Super Bowl XLIX"),
+    ("Who founded the Republic of China?", "Who founded the republic?", "Republic of China"),
+])
+def test_a_block_is_widened_over_a_name_it_cuts_not_over_the_querys_common_words(intent, query, first):
+    assert missing_spans(intent, query, "en")[0] == first
+
+
 def test_chinese_options_split_a_time_from_a_place():
     missing = missing_spans("2023年杭州亚运会中国代表团获得了多少枚金牌？", "亚运会中国代表团获得了多少枚金牌？", "zh")
     assert {"2023年", "杭州"} <= set(missing)

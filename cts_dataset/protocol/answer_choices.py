@@ -13,7 +13,7 @@ import re
 from difflib import SequenceMatcher
 
 from cts_dataset.protocol import answer_choices_zh
-from cts_dataset.protocol.span_types import WORLD_WORDS_EN
+from cts_dataset.protocol.span_types import WORLD_WORDS_EN, is_common_word
 from cts_dataset.protocol.views import UNKNOWN
 from cts_dataset.text import tokenize
 
@@ -44,12 +44,21 @@ def is_capitalised(word: str) -> bool:
     return word[:1].isupper()
 
 
-def _whole_name(words: list[str], start: int, end: int) -> tuple[int, int]:
+def _whole_name(words: list[str], start: int, end: int, said: frozenset[str] = frozenset()) -> tuple[int, int]:
     """A block widened over the name it cuts: "the Democratic Republic of the" + "Congo", "Michael" + "Jordan"."""
     joiners = {"of", "the", "de", "von", "van", "and"}
     inner = _without_leading(words[start:end])
+    # back over a name it cuts ("Michael" + "Jordan", "Super Bowl" + "XLIX", "Francis I" + "of France", "Republic" of
+    # "the republic" + "of China"); after a preposition, not over a common word the query writes as the intent
+    # does ("Prime Minister" before "of New Zealand", "Awards" before "for Best Director")
+    continues = bool(inner) and inner[0] == words[start]
+
+    def of_the_name(word: str) -> bool:
+        bare = word.strip(EDGE)
+        return continues or bare not in said or bare == "I" or not is_common_word(bare)  # (the regnal "I" is a name)
+
     if inner and is_capitalised(inner[0]):
-        while start > 1 and is_capitalised(words[start - 1]):
+        while start > 1 and is_capitalised(words[start - 1]) and of_the_name(words[start - 1]):
             start -= 1
     if inner and is_capitalised(inner[-1]):
         probe = end
@@ -71,11 +80,12 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
     fused = WORD.findall(fused_query)
     plain = [w.lower().strip(EDGE) for w in fused]
     blurred = [w.lower().strip(EDGE) for w in WORD.findall(blurred_query)]
+    said = frozenset(w.strip(EDGE) for w in WORD.findall(blurred_query))  # the query's words as it writes them
     spans: list[str] = []
     for tag, _, _, start, end in SequenceMatcher(None, blurred, plain, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
             continue
-        spans += _parts(fused[slice(*_whole_name(fused, start, end))])
+        spans += _parts(fused[slice(*_whole_name(fused, start, end, said))])
     worldwide = set(tokenize(blurred_query)) & WORLD_WORDS_EN
     return [s for s in unique(spans) if tokenize(s)  # not a bare function word ("In" of "In law, ...")
             and not (worldwide and set(tokenize(s)) <= WORLD_WORDS_EN)]  # "the world's" where the query says "on Earth"
