@@ -153,3 +153,17 @@ def test_what_the_third_review_found_wrong_in_chinese_stays_right(pair, question
 def test_a_value_of_the_users_own_asked_with_a_trailing_shi_is_unknown_by_rule():
     pair = ("深圳市2024年的最低工资标准是多少？", "2024年的最低工资标准是多少？")
     assert answered(pair, "请问您的月收入是？", "zh") == (UNKNOWN, "typed")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("广州到成都的机票含税价格是多少？", "广州到成都的机票价格是多少？"), "是否包含税费？", "是的，含税"),
+    (("2024年全国（不含港澳台）民航旅客运输量是多少？", "2024年全国民航旅客运输量是多少？"), "需要包括港澳台吗？", "不是，不含港澳台"),
+    (("中国大陆高校数量（包括独立学院）是多少？", "中国大陆高校数量是多少？"), "要不要算上独立学院？", "是的，包括独立学院"),
+])
+def test_an_inclusion_the_need_states_is_said_with_its_words(pair, question, expected):
+    assert answered(pair, question, "zh")[0] == expected
+
+
+def test_an_inclusion_of_another_thing_is_not_the_needs():
+    pair = ("北京故宫门票价格（含珍宝馆）是多少？", "北京故宫门票价格是多少？")
+    assert answered(pair, "是否包括钟表馆？", "zh", model_says=UNKNOWN_REPLY)[0] != "是的，含珍宝馆"

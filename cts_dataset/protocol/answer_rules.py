@@ -244,11 +244,29 @@ _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
                       r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)")
+# "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
 # "是否包括复读生？" of a need that says 含复读生)
 _INCLUDE_ZH = re.compile(r"(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)")
 _INCLUDES_ZH = re.compile(r"含|包括|包含|除")
-# "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
+_ASKS_INCLUDED_ZH = re.compile(r"(?:包括|包含|含|算上|算进)(?P<what>[^吗？?，,。]{1,12})")
+_INCLUSION_ZH = re.compile(r"(?P<no>不)?(?:包括|包含|含)(?P<what>.+)")
+
+
+def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, str] | None:
+    """The need's own span for what it includes or leaves out, and yes or no, where the question asks whether
+    something is included that the span names too (含税 for "是否包含税费？"; a word of two characters in common,
+    or the span's one: 珍宝馆 is no 钟表馆)."""
+    asked = _ASKS_INCLUDED_ZH.search(question)
+    for span in missing if asked else ():
+        said = _INCLUSION_ZH.fullmatch(span)
+        what = said.group("what") if said else ""
+        if what and (what in asked.group("what") if len(what) == 1
+                     else any(what[k:k + 2] in asked.group("what") for k in range(len(what) - 1))):
+            return span, "no" if said.group("no") else "yes"
+    return None
+
+
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
@@ -363,6 +381,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         and not is_time_clause(s) for s in missing):  # 开通时 is no plan of the user's
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
+    included = _inclusion_zh(question, intent, missing) if language == "zh" else None
+    if included:  # "是否包括复读生？" of a need that says 含复读生: yes; 不含港澳台 for "需要包括港澳台吗？": no
+        return Decision(included[0], "scope", reply=included[1])
     offers = _MORE_ZH.search(question) or (_INCLUDE_ZH.search(question) and not _INCLUDES_ZH.search(intent))
     if language == "zh" and offers and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
