@@ -229,10 +229,11 @@ _NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
 _NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
 _SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
 # Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
-_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+[次届轮期批艘代款套]|首[次届轮期批航艘代款套]|头一[次回届]|末次"
-                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款]|本届|这一届|二套")  # 二套房 is the second home
+_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+(?:[次届轮期批艘代款套个档]|季度)|首[次届轮期批航艘代款套个]|头一[次回届个]|末次"
+                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款个]|本届|这一届|二套"  # 二套房 is the second home
+                         r"|(?<![第\d一二三四五六七八九十])[一二三四1-4]季度|(?<![第\d一二三四五六七八九十])[一二三四五1-5]档")  # 一季度, 一档
 # what an ordinal counts to: 首航 and 第一次 are the first; 最近一届 and 本届 the latest
-_WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款])")
+_WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款档个])")
 _ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("二套", "2"), ("末", "last"), ("最后", "last"), ("上一", "latest"), ("下一", "next"),
                     ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))  # 上一届: the last held
 _NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
@@ -282,7 +283,7 @@ _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
 # How long the user has done something ("您参与摇号已经多少年了？"): no date of the need answers it.
-_OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)")
+_OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)|[您你][^，。？?]{0,12}(?:几年|多少年|多久)了")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
@@ -373,7 +374,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     which = _WHICH_ONE_ZH.search(question) if language == "zh" else None
     counted = [s for s in missing if which and _ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
-        return Decision(counted[0], "typed")
+        return Decision(counted[0], "typed", reply="")  # (哪一档 writes 一档: no echo)
     if language == "zh" and _OWN_PAST_ZH.search(question):
         return Decision(UNKNOWN, "plans")
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
@@ -463,6 +464,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(span, "specify")
     if language == "en" and asks_a_fact(question) and _about_the_search(question, intent, query):
         return Decision(UNKNOWN, "fact")
+    headed = _headed_zh(question, missing) if language == "zh" else None
+    if headed:  # "请问您乘坐的是哪类航线？" of a need for 国内航线: the span of the thing it names
+        return Decision(headed, "typed", reply="")
     listed = _listed_before_zh(question, intent, missing) if language == "zh" else None
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
         return Decision(listed, "listed", reply="")  # (it echoes the list, as a choice does)
@@ -473,6 +477,18 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
 
 
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
+_WHICH_HEAD_ZH = re.compile(r"哪一?[个类种款家条所位项]?(?P<head>[\u4e00-\u9fff]{2,4}?)(?=[的呢？?，,]|$)")
+
+
+def _headed_zh(question: str, missing: list[str]) -> str | None:
+    """The one span the need left out that ends with the thing a Chinese which-question names (国内航线 for
+    "哪类航线？")."""
+    found = _WHICH_HEAD_ZH.search(question)
+    heads = [s for s in outermost(missing) if found and s.endswith(found.group("head")) and s != found.group("head")
+             and not re.search(r"[，,、；;]", s)]  # one phrase, not "认定中，B类人才"
+    return heads[0] if len(heads) == 1 else None
+
+
 _WHICH_OF_THOSE_ZH = re.compile(r"哪一?(?:个|种|类|项|档)(?:呢)?[？?]\s*$")
 
 
@@ -798,10 +814,14 @@ def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     if len(offered) < 2 or sum(bool(o) for o in ones) != 1 or not any(_ALL_SIDE.search(p) for p, o in zip(offered, ones) if not o):
         return None
     one = next(o for o in ones if o)
+    side = next(p for p, o in zip(offered, ones) if o)
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
-        if language == "en" else classify(one.group())
+        if language == "en" else classify(side)  # "某个省份的" asks a place
+    if asked not in TYPED:  # "Overall, or in a specific sport?": the one thing of no kind the need left out
+        untyped = [s for s in outermost(missing) if span_type(s, language) not in TYPED]
+        return untyped[0] if len(untyped) == 1 and len(outermost(missing)) == 1 else None
     found = [s for s in missing if span_type(s, language) == asked and not any(s != o and s in o for o in missing if span_type(o, language) == asked)]
-    return found[0] if asked in TYPED and len(found) == 1 else None
+    return found[0] if len(found) == 1 else None
 
 
 def _now_or_then(question: str, intent: str, missing: list[str], language: str) -> str | None:
@@ -1319,6 +1339,7 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     # (or the thing the query asks the value of: 起售价 of "起售价是多少")
     sought = [r for r in held if re.search(re.escape(r) + r"(?:是|为|有)?(?:多少|几|哪|什么)", query)]
     run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH] or sought, key=len, default=None)
+    run = run.rstrip("的") if run else run  # 单程票, not 单程票的
     if run is None or any(not holds(intent, w, "zh") and w not in _ADDS_NOTHING_ZH for w in content_words(asked[:asked.find(run)], "zh")):
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
@@ -1330,7 +1351,8 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
 
 # Words a Chinese confirmation may add to the query's own without naming anything more (对应 of "本科学历对应的
 # 分值", 规定 of "成都的限行规定"); not answer_phrasing's words that are no guess, which a guess rule reads
-_ADDS_NOTHING_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息", "境内"])
+_ADDS_NOTHING_ZH = frozenset(["对应", "相关", "具体", "全年", "年度", "全年度", "情况", "规定", "政策", "要求", "规则", "信息", "境内",
+                              "价格", "标准", "数据"])
 
 
 # The plain one of a thing the need qualifies: "the standard Model S?", "普通小客车指标吗？", "是标准版吗？"
@@ -1463,7 +1485,7 @@ def _untyped_left_out(missing: list[str], query: str) -> list[str]:
 
 def _ordinal_key(ordinal: str) -> str:
     """What a Chinese ordinal counts to: "1" for 首航 and 第一届, "last", "latest" (最近一届), "previous", "next"."""
-    number = re.match(r"第([一二三四五六七八九十百\d]+)", ordinal)
+    number = re.match(r"第?([一二三四五六七八九十百\d]+)", ordinal)  # 一季度 as 第一季度
     if number:  # 第一 as 1: the converter leaves a lone numeral as it is
         return str("零一二三四五六七八九".index(number.group(1))) if len(number.group(1)) == 1 \
             and number.group(1) in "零一二三四五六七八九" else zh_numerals_to_digits(number.group(1))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 _CURRENCIES = (r"(?:US |U\.S\. |Canadian |Australian |Hong Kong |New Taiwan |Singapore )?dollars|euros|yen|yuan|"
-               r"renminbi|rupees|pounds sterling|francs|won|roubles|rubles|pesos")
+               r"renminbi|rupees|pounds sterling|francs|(?:(?<=in )|(?<=\d )|(?<=Korean ))won|roubles|rubles|pesos")  # not "won" a race
 _MEASURES = (r"miles per hour|kilomet(?:er|re)s per hour|km/h|mph|knots|square (?:kilomet(?:er|re)s|miles|met(?:er|re)s|feet)|"
              r"(?:kilo|centi|milli)?met(?:er|re)s|miles|feet|foot|inches|km|kilograms|tonnes|tons|pounds|"
              r"degrees(?: Celsius| Fahrenheit)?|Celsius|Fahrenheit|GHz|MHz|hectares|acres|lit(?:er|re)s|gallons")
@@ -24,7 +24,7 @@ _ASKS_CURRENCY = re.compile(r"\b(?:which|what|in what|in which) currenc(?:y|ies)
 # unit" alone, which may be a military one
 _ASKS_UNIT = re.compile(
     r"\b(?:which|what) units\b|\bin (?:what|which) units?\b|\bunits? of measure(?:ment)?\b|\bunits? (?:should|would you like)\b"
-    rf"|\bmetric or imperial\b|\b(?:{_MEASURES}|{_CURRENCIES})\b[^?]*\bor\b[^?]*\b(?:{_MEASURES}|{_CURRENCIES})\b",
+    rf"|\bmetric or imperial\b|(?<![\d\s])\s*\b(?:{_MEASURES}|{_CURRENCIES})\b[^?]*\bor\b[^?]*(?<![\d\s])\s*\b(?:{_MEASURES}|{_CURRENCIES})\b",
     re.IGNORECASE)
 # A question for the source of a figure: "a particular source", "according to whom"; not "the source of the Nile"
 _ASKS_SOURCE = re.compile(r"\bsources?\b(?!\s+of\b)|\baccording to\b|\b(?:which|what) (?:organi[sz]ation|agency|"
