@@ -160,3 +160,39 @@ def test_what_the_third_review_found_wrong_stays_right(pair, question, not_said)
 def test_an_offer_names_no_more_by_the_words_the_query_says():
     pair = ("Who discovered penicillin, and in what year?", "Who discovered penicillin?")
     assert answered(pair, "Would it help to include the year of the discovery as well?")[0] == "Yes, in what year"
+
+
+def test_the_querys_own_words_confirmed_get_a_yes():
+    pair = ("Which athlete won the women's 20 km race walk at the 2009 World Championships in Berlin?",
+            "Which athlete won the women's race walk at the 2009 World Championships in Berlin?")
+    assert answered(pair, "The women's competition, correct?")[0] == "Yes, women's"
+    assert answered(pair, "Just checking: this is the championship that was held in Berlin, correct?")[0] == "Yes, in Berlin"
+    pair = ("How many medals did Kenya win in athletics at the 2016 Olympics?", "How many medals did Kenya win at the 2016 Olympics?")
+    assert not answered(pair, "Are you from Kenya?", model_says=UNKNOWN_REPLY)[0].startswith("Yes")
+
+
+def test_a_unit_the_need_gives_is_confirmed_or_denied():
+    pair = ("What was the annual revenue of Siemens in fiscal year 2015, in euros?", "What was the annual revenue of Siemens, in euros?")
+    assert answered(pair, "Should the figure be given in euros?")[0] == "Yes, in euros"
+    assert answered(pair, "Should the figure be given in US dollars?")[0] == "No, in euros"
+    pair = ("Which athlete won the men's 50 km walk at the 1987 World Championships?", "Which athlete won the men's walk at the 1987 World Championships?")
+    assert answered(pair, "There were two walks. The 20 km or the 50 km?")[0] == "50 km"  # two values, no unit asked; "won" no currency
+
+
+def test_now_or_a_time_gone_by_and_one_thing_or_all_get_the_needs():
+    pair = ("Which ship was the largest ocean liner in the world in 1912?", "Which ship was the largest ocean liner in the world?")
+    assert answered(pair, "Do you want today's largest, or the record holder at some point in history?")[0] == "1912"
+    pair = ("Which team won the NCAA men's basketball championship in 1966?", "Which team won the NCAA men's basketball championship?")
+    assert answered(pair, "A particular season, or the most recent champion?")[0] == "1966"
+    pair = ("Which country won the most gold medals in rowing at the 2012 London Olympics?", "Which country won the most gold medals at the 2012 London Olympics?")
+    assert answered(pair, "Overall, or in a specific sport?")[0] == "rowing"
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which film won the Palme d'Or at the Cannes Film Festival in 1979?", "Which film won the Palme d'Or at the Cannes Film Festival?"),
+     "Are you interested in the Palme d'Or for short films too?"),
+    (("Who served as mayor of Bogotá from 1998 to 2000?", "Who served as mayor of Bogotá?"),
+     "Are you interested in that mayor's signature programmes, like the bus system, as well?"),
+])
+def test_an_offer_of_more_as_an_interest_is_unknown(pair, question):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == UNKNOWN

@@ -167,3 +167,18 @@ def test_an_inclusion_the_need_states_is_said_with_its_words(pair, question, exp
 def test_an_inclusion_of_another_thing_is_not_the_needs():
     pair = ("北京故宫门票价格（含珍宝馆）是多少？", "北京故宫门票价格是多少？")
     assert answered(pair, "是否包括钟表馆？", "zh", model_says=UNKNOWN_REPLY)[0] != "是的，含珍宝馆"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("2024年四川省最低工资标准一档是每月多少元？", "2024年四川省最低工资标准是每月多少元？"), "请问您想了解哪一档的标准？", "一档"),
+    (("2023年第一季度中国智能手机出货量最高的品牌是哪个？", "2023年中国智能手机出货量最高的品牌是哪个？"), "您是说一季度（1到3月）的数据吗？", "是的，第一季度"),
+    (("唐太宗在位期间使用的第一个年号是什么？", "唐太宗在位期间使用的年号是什么？"), "您是问他的最后一个年号吗？", "不是，第一个"),
+    (("东方航空国际航线经济舱免费托运行李额度是多少公斤？", "东方航空经济舱免费托运行李额度是多少公斤？"), "请问您乘坐的是哪类航线？", "国际航线"),
+])
+def test_tiers_quarters_counts_and_the_head_a_which_question_names(pair, question, expected):
+    assert answered(pair, question, "zh")[0] == expected
+
+
+def test_the_users_years_so_far_are_unknown():
+    pair = ("2024年北京市落户积分达到多少分可以申请落户？", "北京市落户积分达到多少分可以申请落户？")
+    assert answered(pair, "您目前在北京缴纳社保几年了？", "zh") == (UNKNOWN, "plans")

@@ -131,6 +131,7 @@ from cts_dataset.protocol.units_and_sources import (
     is_a_currencys_place,
     names_a_currency,
     source_of,
+    unit_guessed,
     unit_of,
 )
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
@@ -355,6 +356,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         found = unit_of(question, intent, missing) if unit else source_of(intent, missing)
         if found or unit:
             return Decision(found or UNKNOWN, "method")
+    given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
+    if given and asks_method(question, intent, query):  # "Should the figure be given in euros?" of a need in euros: yes
+        return Decision(given[0], "method", reply="yes" if given[1] else "no")
     if language == "en" and query and asks_method(question, intent, query) \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # "Should I count only freshwater lakes?" of a need for the largest saltwater lake: a question of what
@@ -1307,6 +1311,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
+        run = _query_confirmed_en(question, intent, query) if language == "en" and query else None
+        if run:  # "The men's competition, correct?" of a query for the men's race walk: yes, the query's words
+            return Decision(run, "confirmation", reply="yes")
         # "Do you mean brain abscesses?" of a query for brain infections describes the query's thing: what
         # is meant (_what_is_meant); "Do you also want climbing routes?" names nothing of the pair
         describes = language == "en" and bool(query) and bool(_ASKS_WHAT_IS_MEANT.search(question)) \
@@ -1319,6 +1326,29 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
+
+
+# Words a yes/no question may say of the query's thing without naming anything of it ("competition", "event")
+_GENERIC_THING_EN = frozenset(tokenize("competition competitions event events contest tournament race one ones edition "
+                                       "figure figures number data thing question"))
+_CHECKING_EN = frozenset(tokenize("correct right check checking just confirm held took place hosted staged"))
+
+
+def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
+    """The longest run of a yes/no question's words that the query and the intent both write, a time or a place
+    first, where every other content word of it is the query's too or a generic one ("The men's competition,
+    correct?" -> "men's"; "this is the Grand Final that was held in Beijing, correct?" -> "Beijing")."""
+    words = [w for w in content_words(question, "en") if w not in _GENERIC_THING_EN and w not in _CHECKING_EN]
+    if not words or not all(holds(query, w, "en") for w in words) or _ABOUT_THE_USER.search(question) \
+            or re.search(r"\b(?:specific|particular|certain|exact)\b", question, re.IGNORECASE):
+        return None  # "Are you from Kenya?" asks of the user; "Is there a specific stadium you mean?" asks which
+    tokens = question.rstrip("?!. ").split()
+    runs = {re.sub(r"^(?:the|a|an)\s+", "", " ".join(tokens[i:j]).strip(EDGE + ":"), flags=re.IGNORECASE)
+            for i in range(len(tokens)) for j in range(i + 1, len(tokens) + 1)}  # "1998", not "the 1998"
+    held = [r for r in runs if content_words(r, "en") and not set(content_words(r, "en")) <= _GENERIC_THING_EN
+            and re.search(rf"\b{re.escape(r)}\b", query) and re.search(rf"\b{re.escape(r)}\b", intent)]
+    typed = [r for r in held if span_type(r, "en") in ("time", "region")]
+    return max(typed or held, key=len, default=None)
 
 
 def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:

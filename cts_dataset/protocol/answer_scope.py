@@ -76,8 +76,8 @@ _NO_PART = re.compile(r"^(?:\w+\s+)?by\b|\bin terms of\b|\bones?\b", re.IGNORECA
 _SCOPE_WORDS = frozenset(tokenize("also too only just well either both else apart besides beyond want know "
                                   "find out information details detail behind involved would help useful"))
 # A yes/no offer of more: "Do you also want ...", "Would you like ... too?", "Should I include ... as well?"
-_MORE = re.compile(r"(?:^\W*|,\s*)(?:(?:do|would|should)\s+(?:you|I)\s+|would it (?:help|be useful) (?:to |if I )?)"
-                   r"(?:also\s+)?(?:want|like|need|include|list|add|give|provide|cover)\b", re.IGNORECASE)
+_MORE = re.compile(r"(?:^\W*|,\s*)(?:(?:do|would|should)\s+(?:you|I)\s+|would it (?:help|be useful) (?:to |if I )?|are you\s+)"
+                   r"(?:also\s+)?(?:want|like|need|include|list|add|give|provide|cover|interested in)\b", re.IGNORECASE)
 # An offer without "also" ("Would you like to know how many athletes took part?"): at the question's start, or
 # after a clause that says when it applies ("If the award was shared that year, do you want all the films?").
 _OFFER = re.compile(r"(?:^\W*|^if\b[^,]*,\s*)(?:would you like|do you (?:also )?(?:want|need)|should I (?:also )?(?:list|add|give|provide|"
@@ -88,7 +88,7 @@ _RESTRICTS = re.compile(r"\b(?:limit|limited|restrict|restricted|narrow|narrowed
 # What is offered: the words after the verb, up to a preposition that places it ("for the battle") or the
 # end ("of" belongs to it: "the number of substitutes"); after "to know", the clause.
 _OFFERED = re.compile(
-    r"\b(?:want|like|need|include|list|add|give|provide|cover)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
+    r"\b(?:want|like|need|include|list|add|give|provide|cover|interested in)\s+(?:also\s+)?(?:to\s+(?:know|learn|find out)(?:\s+about)?\s+)?"
     r"(?P<what>.+?)(?:\s+(?:for|in|on|at|from|with|between)\b.*)?(?:,?\s+(?:too|as well|also))?\W*$",
     re.IGNORECASE)
 # Nouns that name no thing of their own: a question made of them asks what the user means.
@@ -177,8 +177,12 @@ def more_offered(question: str, intent: str, query: str = "") -> str | None:
     words = [w for w in content_words(offered.group("what"), "en") if w not in _SCOPE_WORDS]
     if not words:
         return None
-    # what the query says already names no more ("the year of the discovery" of "Who discovered penicillin?")
+    # what the query says already names no more ("the year of the discovery" of "Who discovered penicillin?"),
+    # unless the offer is all the query's words ("how his reign ended" of a query that asks it too)
     words = [w for w in words if not any(same_stem(w, t) for t in tokenize(query))] or words
+    tail = question[offered.end("what"):]  # "for short films too": what places the offer, which the intent must hold
+    if any(not any(same_stem(w, t) for t in tokenize(intent)) for w in content_words(tail, "en") if w not in _SCOPE_WORDS):
+        return ""
     if _RESTRICTS.search(question):  # "Would you like it limited to Africa too?" asks which, not more
         return None
     parts = clauses(intent)[1:] or clauses(intent)  # "also": beyond the main question, if it asks more

@@ -34,7 +34,9 @@ NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|pre
                          re.IGNORECASE)
 NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
 THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|originally|original|earlier|back then|former|"
-                          r"old|in the past|era|launch|release|when it (?:opened|launched|was released))\b", re.IGNORECASE)
+                          r"old|in the past|era|launch|release|when it (?:opened|launched|was released)|in history|"
+                          r"at (?:some|one|a) (?:point|time)|a (?:particular|specific|given|certain) (?:season|year|time|edition))\b",
+                          re.IGNORECASE)  # "the record holder at some point in history", "A particular season, or ...?"
 THEN_SIDE_ZH = re.compile(r"古代|当时|历史|过去|以前|首发|开售|发售|最初|原来|当年|那时")
 
 _ERA = r"(?:BCE?|B\.C\.|AD|A\.D\.|CE)"

@@ -68,6 +68,15 @@ def asks_unit(question: str) -> bool:
     return bool(_ASKS_UNIT.search(question) or _ASKS_CURRENCY.search(question) or _ASKS_SCALE.search(question))
 
 
+def unit_guessed(question: str, intent: str) -> tuple[str, bool] | None:
+    """The unit phrase the intent gives its figure in, and whether a yes/no question's unit is it ("Should the
+    figure be given in euros?" of a need "in euros": yes; "in dollars?": no); None where either names none."""
+    asked, given = _UNIT_WORD.search(question), UNIT_PHRASE.search(intent)
+    if not (asked and given):
+        return None
+    return given.group(), asked.group().lower() in given.group().lower()
+
+
 def asks_source(question: str) -> bool:
     return bool(_ASKS_SOURCE.search(question))
 
