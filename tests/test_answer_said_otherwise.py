@@ -196,3 +196,11 @@ def test_now_or_a_time_gone_by_and_one_thing_or_all_get_the_needs():
 ])
 def test_an_offer_of_more_as_an_interest_is_unknown(pair, question):
     assert answered(pair, question) == (UNKNOWN, "scope")  # by the rule for offers, not by the model
+
+
+def test_planets_and_named_events_said_otherwise():
+    pair = ("Which moon of Neptune has the largest diameter?", "Which moon has the largest diameter?")
+    assert answered(pair, "Are you asking about Jupiter's moons?")[0] == "No, Neptune"
+    pair = ("Who was the top scorer of the 1974 FIFA World Cup in West Germany?", "Who was the top scorer of the FIFA World Cup?")
+    assert answered(pair, "Which World Cup tournament?")[0] == "1974"
+    assert answered(pair, "A specific tournament, or the all-time top scorer across all World Cups?")[0] == "1974"

@@ -182,3 +182,12 @@ def test_tiers_quarters_counts_and_the_head_a_which_question_names(pair, questio
 def test_the_users_years_so_far_are_unknown():
     pair = ("2024年北京市落户积分达到多少分可以申请落户？", "北京市落户积分达到多少分可以申请落户？")
     assert answered(pair, "您目前在北京缴纳社保几年了？", "zh") == (UNKNOWN, "plans")
+
+
+def test_a_place_the_user_is_in_and_a_name_before_its_thing_confirm():
+    pair = ("2024年下半年河南省中小学教师资格考试面试的报名费是每人多少元？", "2024年下半年中小学教师资格考试的报名费是每人多少元？")
+    assert answered(pair, "您是在河南参加考试吧？", "zh")[0] == "是的，河南省"
+    pair = ("小米14 Ultra的电池容量是多少毫安时？", "小米14的电池容量是多少毫安时？")
+    assert answered(pair, "是14 Ultra这款机型吗？", "zh")[0].startswith("是的")
+    pair = ("中国第一位进入太空的女航天员是在哪一年执行飞行任务的？", "中国第一位进入太空的航天员是在哪一年执行飞行任务的？")
+    assert answered(pair, "您问的是首位航天员，还是首位女航天员？", "zh")[0] == "女航天员"

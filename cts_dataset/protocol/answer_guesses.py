@@ -52,8 +52,9 @@ _MEASURES = frozenset(tokenize("year date decade century period age number popul
                                "temperature duration"))
 _SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
                            "deepest oldest best known famous"))
-# (and the oceans, named without "Ocean" as often as with it)
-_FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls Pacific Atlantic Arctic Antarctic"))
+# (and the oceans, named without "Ocean" as often as with it, and the planets but the Earth)
+_FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls Pacific Atlantic Arctic Antarctic "
+                                    "Mercury Venus Mars Jupiter Saturn Uranus Neptune Pluto"))
 # A guess placed by a preposition ("in La Liga", "at the Golden Globes") names where or when, not what.
 _PLACED = re.compile(r"\b(?:in|at|on|from|during|for|of|by|near|within|inside|outside)\s+(?:the\s+)?$", re.IGNORECASE)
 # The romanised kind a subdivision's ISO name ends with ("Hebei Sheng", "Chongqing Shi").

@@ -268,7 +268,7 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
     said = next((f for f in (span, _LEVEL_ZH.sub("", span)) if f + "的" in question), span)  # 广州 for 广州市
     qualified = question.find(said + "的")
     heads = question[qualified + len(said) + 1:] if qualified >= 0 else ""
-    if not heads and said in question and re.search(r"\d|第|首", said):  # "第一次出航": the ordinal's thing, no 的
+    if not heads and said in question and re.search(r"[\dA-Za-z]|第|首", said):  # "第一次出航", "Pro这款机型": no 的
         # its noun phrase, not a clause that says more of it ("3号线是开往白云机场那条吧？")
         heads = re.split(r"[是，,。？?吧吗那]", question[question.find(said) + len(said):])[0]
     need = [w for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2]

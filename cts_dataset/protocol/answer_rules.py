@@ -113,6 +113,7 @@ from cts_dataset.protocol.span_types import (
     names_country_otherwise,
     span_kinds,
     span_type,
+    without_admin_suffix,
     zh_place_level,
 )
 from cts_dataset.protocol.time_spans import (
@@ -153,7 +154,8 @@ _KINDS_OF_THING = frozenset(tokenize("feature features model models version vers
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
-_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies))\b", re.IGNORECASE)
+_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?)\b",
+                            re.IGNORECASE)
 _ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
 _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+time\b",
                          re.IGNORECASE)
@@ -403,7 +405,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(whole, "either_or")
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
-            return Decision(_a_word_zh(span, question, missing) if language == "zh" else span, "either_or")
+            return Decision(_a_word_zh(span, question, missing, intent, query) if language == "zh" else span, "either_or")
         held = _held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
@@ -567,14 +569,18 @@ def _named_before(question: str, intent: str, query: str, missing: list[str]) ->
     def names(word: str) -> bool:
         return bool(tokenize(word)) and same_word(tokenize(word)[0], thing)
 
+    everything = missing
     missing = [s for s in missing if s[:1].isupper()]  # a name says which ("third-largest city" does not)
     ending = [s for s in missing if len(s.split()) > 1 and names(s.split()[-1])]  # "Tata Group" itself
     if ending:
         return max(ending, key=len)
-    name = re.match(r"\s*(?:[Ww]hich|[Ww]hat)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s*\?|\s+(?:do|did|are|were) you\b)",
+    name = re.match(r"\s*(?:[Ww]hich|[Ww]hat)\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?:\s+(?:tournament|edition|event|race|one))?"
+                    r"(?=\s*\?|\s+(?:do|did|are|were) you\b)",
                     question)  # "Which Super Bowl?", "Which Super Bowl do you mean?"; not "Which European Union countries ...?"
-    after_name = [s for s in missing if name and (s.startswith(name.group(1) + " ")
-                                                  or re.search(rf"\b{re.escape(name.group(1))}\s+{re.escape(s)}\b", intent))]
+    after_name = [s for s in everything if name and (s.startswith(name.group(1) + " ")
+                                                  or re.search(rf"\b{re.escape(name.group(1))}\s+{re.escape(s)}\b", intent)
+                                                  or re.search(rf"\b{re.escape(s)}\s+(?:[\w'’-]+\s+){{0,2}}{re.escape(name.group(1))}\b", intent))]
+    # (or right before it: "1962 FIFA World Cup" for "Which World Cup tournament?")
     if after_name:  # "Super Bowl XLIX": the name's own number or title says which
         return after_name[0]
     for span in sorted(missing, key=len, reverse=True):
@@ -1036,7 +1042,7 @@ def _elided_by_another(word: str, offered: list[str]) -> bool:
     return False
 
 
-def _a_word_zh(span: str, question: str, missing: list[str]) -> str:
+def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", query: str = "") -> str:
     """A lone character that tells one alternative from another, said as the span the query left out that
     begins with it within that alternative (首套 for the 首 of "首套房还是二套房？"), or that counts to that
     alternative's ordinal (第一套住房)."""
@@ -1046,6 +1052,9 @@ def _a_word_zh(span: str, question: str, missing: list[str]) -> str:
     begun = next((s for s in missing if s.startswith(span) and len(s) > 1 and s in side), None)
     if begun:
         return begun
+    wide = _widest_in_zh(span, side, intent) if side else span
+    if len(wide) > 1 and wide not in query:  # 女航天员 for the 女 of "首位女航天员" where the need writes it so
+        return wide
     # 首 of 首套房 for a need that says 第一套住房: the ordinal the side's counts to
     keys = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(side)}
     counted = [s for s in missing if keys and keys & {_ordinal_key(o) for o in _ORDINAL_ZH.findall(s)}
@@ -1154,6 +1163,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
             and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
+    here = [s for s in missing if language == "zh" and is_zh_place(s) and re.search(f"在{re.escape(without_admin_suffix(s))}", question)]
+    if here and not _rival_place_zh(question, guessed(question, intent, language), query, missing):
+        return Decision(here[0], "confirmation", reply="yes")  # "您是在山东参加考试吧？" of a need in 山东省
     region = _region_not_world(question, intent, missing, language)
     if region:  # "Do you mean the longest river in the world?" of a need for the Iberian Peninsula's
         return Decision(region, "confirmation", reply="no")
@@ -1324,7 +1336,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 
 MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
-_ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
+_ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
 
 

@@ -138,6 +138,11 @@ _ZH_COMMON_NAMES = {**dict.fromkeys(["韩国", "朝鲜", "老挝", "伊朗", "�
                     **dict.fromkeys(["宁夏", "宁夏回族自治区"], "province")}
 
 
+def without_admin_suffix(name: str) -> str:
+    """A Chinese place name without its administrative suffix (山东省 -> 山东, 深圳市 -> 深圳)."""
+    return _ZH_ADMIN.sub("", name)
+
+
 def is_zh_place(word: str) -> bool:
     """A whole word of the gazetteer (a country, a province, a city), with or without its suffix (深圳市)."""
     return len(word) >= 2 and any(w in _zh_places() or w in _zh_levels() for w in (word, _ZH_ADMIN.sub("", word)))
