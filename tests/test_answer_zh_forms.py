@@ -40,11 +40,11 @@ def test_a_side_the_query_writes_with_a_measure_of_its_thing_is_chosen():
     assert answered(pair, "您想了解价格还是时间？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
 
 
-VISA = ("2024年中国公民申请泰国旅游签证需要提供哪些材料？", "2024年中国公民申请旅游签证需要提供哪些材料？")
+VISA = ("2024年中国公民申请越南旅游签证需要提供哪些材料？", "2024年中国公民申请旅游签证需要提供哪些材料？")
 
 
 def test_a_country_prose_names_shortly_is_a_place_and_a_place_of_persons_is_no_rival():
-    assert answered(VISA, "您问的是韩国签证吗？", "zh")[0] == "不是，泰国"  # 中国 of 中国公民 is no place the guess stands for
+    assert answered(VISA, "您问的是韩国签证吗？", "zh")[0] == "不是，越南"  # 中国 of 中国公民 is no place the guess stands for
     pair = ("伊朗的首都是哪座城市？", "首都是哪座城市？")
     assert answered(pair, "您问的是伊拉克的首都吗？", "zh", model_says=UNKNOWN_REPLY)[0] != "是的，伊朗"
 
@@ -138,7 +138,7 @@ def test_a_choice_of_names_gets_the_longest_the_need_writes_whole():
     (("2024年杭州市产假一共有多少天？", "2024年产假一共有多少天？"), "需要把配偶的陪产假也一并查询吗？"),
 ])
 def test_an_offer_to_include_more_is_unknown(pair, question):
-    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+    assert answered(pair, question, "zh") == (UNKNOWN, "scope")  # by the rule for offers, not by the model
 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [
