@@ -191,3 +191,10 @@ def test_a_place_the_user_is_in_and_a_name_before_its_thing_confirm():
     assert answered(pair, "是14 Ultra这款机型吗？", "zh")[0].startswith("是的")
     pair = ("中国第一位进入太空的女航天员是在哪一年执行飞行任务的？", "中国第一位进入太空的航天员是在哪一年执行飞行任务的？")
     assert answered(pair, "您问的是首位航天员，还是首位女航天员？", "zh")[0] == "女航天员"
+
+
+def test_a_province_before_a_named_spot_of_the_need_guesses_nothing():
+    pair = ("洞庭湖在丰水期的水域面积约为多少平方公里？", "洞庭湖的水域面积约为多少平方公里？")
+    assert answered(pair, "您问的是湖南的洞庭湖，对吧？", "zh")[0] == "是的，洞庭湖"
+    pair = ("2024年起仙桃市对生育三孩的家庭一次性发放多少元补贴？", "2024年起仙桃市对生育家庭一次性发放多少元补贴？")
+    assert answered(pair, "您说的是湖北仙桃市的政策吧？", "zh")[0] == "是的，仙桃市"

@@ -153,13 +153,21 @@ def zh_place_level(name: str) -> str:
     return _zh_levels().get(name) or _zh_levels().get(_ZH_ADMIN.sub("", name)) or "local"
 
 
+_NAMED_SPOT_ZH = re.compile(r"[\u4e00-\u9fff](?:市|县|区|州|湖|山|江|河|岛|湾|风景区|景区)$")
+
+
 def without_province(question: str, need: str) -> str:
     """A Chinese question without the province it writes right before a place the need names ("是四川成都吗？" ->
     "是成都吗？" for a need in 成都市; "浙江杭州的政策"): the province says where that place is, it guesses no other."""
-    names = {need[i:j] for i in range(len(need)) for j in range(i + 2, min(i + 5, len(need)) + 1)}  # 北京 of 北京地铁
+    names = {need[i:j] for i in range(len(need)) for j in range(i + 2, min(i + 6, len(need)) + 1)}  # 北京 of 北京地铁
     for word in sorted(names, key=len, reverse=True):
         name = _ZH_ADMIN.sub("", word)
-        at = question.find(name) if len(name) >= 2 and is_zh_place(word) else -1
+        # a place, or a named spot of the need's (鄱阳湖, 天门市, 武当山风景区)
+        placed = is_zh_place(word) or bool(_NAMED_SPOT_ZH.search(word))
+        at = question.find(name) if len(name) >= 2 and placed else -1
+        if at >= 3 and question[at - 1] == "的" and zh_place_level(question[at - 3:at - 1]) == "province" \
+                and question[at - 3:at - 1] not in need:  # "江西的鄱阳湖"
+            return question[:at - 3] + question[at:]
         if at >= 2 and question[at - 2:at] == "首都":  # "首都北京的地铁": the capital's name said with its title
             return question[:at - 2] + question[at:]
         for size in (2, 3):  # 四川, 黑龙江; with 省 or without
