@@ -198,3 +198,26 @@ def test_a_province_before_a_named_spot_of_the_need_guesses_nothing():
     assert answered(pair, "您问的是湖南的洞庭湖，对吧？", "zh")[0] == "是的，洞庭湖"
     pair = ("2024年起仙桃市对生育三孩的家庭一次性发放多少元补贴？", "2024年起仙桃市对生育家庭一次性发放多少元补贴？")
     assert answered(pair, "您说的是湖北仙桃市的政策吧？", "zh")[0] == "是的，仙桃市"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("2024年张家港市人才落户是否要求缴纳社保？", "2024年人才落户是否要求缴纳社保？"), "是江苏苏州下辖的张家港市吗？", "是的，张家港市"),
+    (("昆明地铁3号线的全程票价是多少元？", "地铁3号线的全程票价是多少元？"), "是云南省会昆明的地铁吗？", "是的，昆明"),
+    (("龙门石窟景区旺季的门票价格是多少元？", "龙门石窟景区的门票价格是多少元？"), "确认一下，是河南洛阳的龙门石窟景区吧？", "是的，龙门石窟景区"),
+])
+def test_where_a_place_of_the_need_lies_guesses_no_other(pair, question, expected):
+    assert answered(pair, question, "zh")[0] == expected
+
+
+def test_a_common_word_a_small_town_bears_is_no_place_of_the_need():
+    pair = ("苏州园林中面积最大的是哪一座？", "园林中最大的是哪一座？")
+    assert not answered(pair, "是指扬州的园林吗？", "zh", model_says=UNKNOWN_REPLY)[0].startswith("是的")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("2023年12月大学英语四级考试的口试报名截止日期是哪天？", "大学英语四级考试的口试报名截止日期是哪天？"), "请问是哪一次考试？", "2023年12月"),
+    (("1937年淞沪会战中中国军队的总指挥是谁？", "淞沪会战中中国军队的总指挥是谁？"), "请问是哪一次淞沪会战？", "1937年"),
+    (("OPPO Find X7 Ultra卫星通信版的首发价格是多少？", "OPPO Find X7 Ultra的首发价格是多少？"), "请问您想了解的是哪个版本？", "卫星通信版"),
+])
+def test_which_one_of_the_querys_thing_gets_the_span_left_out(pair, question, expected):
+    assert answered(pair, question, "zh")[0] == expected

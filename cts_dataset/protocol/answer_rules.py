@@ -479,10 +479,29 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     typed = _typed(question, missing, spans, language, intent, query)
     if typed is None and language == "zh" and _USERS_OWN_VALUE_ZH.search(question):
         return Decision(UNKNOWN, "typed")  # "请问您的月收入是？": the user's own, which no span of the need's kind gives
+    one = _which_one_zh(question, missing) if typed is None and language == "zh" else None
+    if one:  # "华为有多款折叠屏手机，请问您指的是哪一款？" of a need for the Mate X5: the one the query left out
+        return Decision(one, "meant", reply="")
     return typed or _which_is_meant(question, intent, query, missing)
 
 
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
+# "您指的是哪一款？", "请问是哪一次考试？", "您问的是哪个馆？": which one of the query's thing
+_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期])|个(?P<edition>版本|型号))[\u4e00-\u9fff]{0,6}?(?:呢)?[？?]\s*$")
+
+
+def _which_one_zh(question: str, missing: list[str]) -> str | None:
+    """The one span the need left out that says which of the query's things a Chinese which-question asks
+    for: a time for 哪一次 / 哪一届 / 哪一期, a name of no kind of value for the others (哪一款, 哪个版本)."""
+    found = _WHICH_ONE_OF_ZH.search(question)
+    if not found or re.search(r"[您你](?:的|是|在|要|打算|计划|购买|租|住|开|家)", question[:found.start()].split("，")[-1]):
+        return None  # not the user's own ("您购买的是哪一款？")
+    timed = (found.group("unit") or "") in ("次", "届", "期")
+    fitting = [s for s in outermost(missing) if (span_type(s, "zh") == "time") == timed
+               and span_type(s, "zh") not in (("region", "number") if not timed else ())]
+    return fitting[0] if len(fitting) == 1 else None
+
+
 _WHICH_HEAD_ZH = re.compile(r"哪一?[个类种款家条所位项]?(?P<head>[\u4e00-\u9fff]{2,4}?)(?=[的呢？?，,]|$)")
 
 

@@ -153,6 +153,31 @@ def zh_place_level(name: str) -> str:
     return _zh_levels().get(name) or _zh_levels().get(_ZH_ADMIN.sub("", name)) or "local"
 
 
+_SAYS_WHERE_ZH = re.compile(r"(?:下辖的|的|省会|首府)$")  # between a place and one within it ("湖北十堰的", "贵州省会")
+
+
+def _named_in(word: str, need: str) -> bool:
+    """``word`` is a name in the need: with an administrative suffix, a named spot, or a word jieba tags a place
+    there (贵阳; not the 园林 of 苏州园林, which a small town also bears)."""
+    from cts_dataset.protocol.answer_choices_zh import tagged_words
+
+    return bool(_ZH_ADMIN.search(word) or _NAMED_SPOT_ZH.search(word)) \
+        or any(w == word and tag.startswith("ns") for w, tag in tagged_words(need))
+
+
+def _places_before_zh(question: str, at: int, need: str) -> int:
+    """Where a province, and perhaps a city within it, written before ``question[at:]`` with 的, 下辖的, 省会 or
+    首府 begins, where the need names neither; ``at`` where there is none."""
+    end = at - len(_SAYS_WHERE_ZH.search(question[:at]).group()) if _SAYS_WHERE_ZH.search(question[:at]) else at
+    start, found = end, 0
+    while found < 2:
+        chunk = next((question[start - n:start] for n in (4, 3, 2) if start - n >= 0
+                      and is_zh_place(question[start - n:start]) and _ZH_ADMIN.sub("", question[start - n:start]) not in need), None)
+        if not chunk:
+            break
+        start, found = start - len(chunk), found + 1
+    return start if found and (end < at or zh_place_level(question[start:start + 3].rstrip("省")) == "province"
+                               or zh_place_level(question[start:start + 2]) == "province") else at
 _NAMED_SPOT_ZH = re.compile(r"[\u4e00-\u9fff](?:市|县|区|州|湖|山|江|河|岛|湾|风景区|景区)$")
 
 
@@ -165,9 +190,9 @@ def without_province(question: str, need: str) -> str:
         # a place, or a named spot of the need's (鄱阳湖, 天门市, 武当山风景区)
         placed = is_zh_place(word) or bool(_NAMED_SPOT_ZH.search(word))
         at = question.find(name) if len(name) >= 2 and placed else -1
-        if at >= 3 and question[at - 1] == "的" and zh_place_level(question[at - 3:at - 1]) == "province" \
-                and question[at - 3:at - 1] not in need:  # "江西的鄱阳湖"
-            return question[:at - 3] + question[at:]
+        start = _places_before_zh(question, at, need) if at > 0 and _named_in(word, need) else at
+        if start < at:  # "江西的鄱阳湖", "贵州省会贵阳", "江苏苏州下辖的昆山市": where it is, no other place
+            return question[:start] + question[at:]
         if at >= 2 and question[at - 2:at] == "首都":  # "首都北京的地铁": the capital's name said with its title
             return question[:at - 2] + question[at:]
         for size in (2, 3):  # 四川, 黑龙江; with 省 or without
