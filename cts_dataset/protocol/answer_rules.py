@@ -487,7 +487,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
 
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
 # "您指的是哪一款？", "请问是哪一次考试？", "您问的是哪个馆？": which one of the query's thing
-_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期])|个(?P<edition>版本|型号))[\u4e00-\u9fff]{0,6}?(?:呢)?[？?]\s*$")
+_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期])|个(?:版本|型号))[\u4e00-\u9fff]{0,6}?(?:呢)?[？?]\s*$")
 
 
 def _which_one_zh(question: str, missing: list[str]) -> str | None:
@@ -1136,7 +1136,6 @@ def _held_alternative(question: str, intent: str, query: str, language: str = "e
 
     if language == "zh":  # "门票价格还是开放时间？": a side is told by its words that are no measure of the thing
         own = [[t for t in map(_telling_part_zh, words) if t] for words in own]
-    # (a lone Chinese character is said by too many words: 公 of 公租房 is in 公积金)
     held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
     if len(held) != 1:
         return None
@@ -1182,7 +1181,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
             and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
-    here = [s for s in missing if language == "zh" and is_zh_place(s) and re.search(f"在{re.escape(without_admin_suffix(s))}", question)]
+    here = [s for s in missing if language == "zh" and is_zh_place(s) and f"在{without_admin_suffix(s)}" in question]
     if here and not _rival_place_zh(question, guessed(question, intent, language), query, missing):
         return Decision(here[0], "confirmation", reply="yes")  # "您是在山东参加考试吧？" of a need in 山东省
     region = _region_not_world(question, intent, missing, language)

@@ -154,6 +154,7 @@ def zh_place_level(name: str) -> str:
 
 
 _SAYS_WHERE_ZH = re.compile(r"(?:下辖的|的|省会|首府)$")  # between a place and one within it ("湖北十堰的", "贵州省会")
+_NAMED_SPOT_ZH = re.compile(r"[\u4e00-\u9fff](?:市|县|区|州|湖|山|江|河|岛|湾|风景区|景区)$")  # 天门市, 鄱阳湖, 武当山风景区
 
 
 def _named_in(word: str, need: str) -> bool:
@@ -168,17 +169,17 @@ def _named_in(word: str, need: str) -> bool:
 def _places_before_zh(question: str, at: int, need: str) -> int:
     """Where a province, and perhaps a city within it, written before ``question[at:]`` with 的, 下辖的, 省会 or
     首府 begins, where the need names neither; ``at`` where there is none."""
-    end = at - len(_SAYS_WHERE_ZH.search(question[:at]).group()) if _SAYS_WHERE_ZH.search(question[:at]) else at
+    says = _SAYS_WHERE_ZH.search(question[:at])
+    end = at - len(says.group()) if says else at
     start, found = end, 0
     while found < 2:
         chunk = next((question[start - n:start] for n in (4, 3, 2) if start - n >= 0
-                      and is_zh_place(question[start - n:start]) and _ZH_ADMIN.sub("", question[start - n:start]) not in need), None)
+                      and is_zh_place(question[start - n:start]) and without_admin_suffix(question[start - n:start]) not in need), None)
         if not chunk:
             break
         start, found = start - len(chunk), found + 1
     return start if found and (end < at or zh_place_level(question[start:start + 3].rstrip("省")) == "province"
                                or zh_place_level(question[start:start + 2]) == "province") else at
-_NAMED_SPOT_ZH = re.compile(r"[\u4e00-\u9fff](?:市|县|区|州|湖|山|江|河|岛|湾|风景区|景区)$")
 
 
 def without_province(question: str, need: str) -> str:

@@ -56,8 +56,8 @@ def is_a_currencys_place(span: str, intent: str) -> bool:
 
 
 # A question for a scale of measure ("Which magnitude scale would you like?", "On which scale?"); not the
-# size of a thing ("What scale of business?") nor a band of one ("Which pay scale band?")
-# a scale of measure, not the size of an undertaking ("What business scale do you mean?")
+# size of a thing ("What scale of business?", "What business scale do you mean?") nor a band of one ("Which
+# pay scale band?")
 _ASKS_SCALE = re.compile(r"\b(?:which|what)\s+(?:(?!(?:business|company|firm|enterprise|farm|project|operation|production)\b)[\w-]+\s+)?"
                          r"scale\b(?!\s+(?:of|band|grade|level|point)\b)", re.IGNORECASE)
 _SCALE_NAMED = re.compile(r"\b(?:(?:on|by|according to|using) the\s+)?(?:[A-Z][\w-]*|moment magnitude|local magnitude)"

@@ -27,8 +27,8 @@ _DEMONYMS = {
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
-# a sex said as a noun or as an adjective ("the first woman" is "the first female laureate")
 MIN_STEM = 5  # a shorter stem begins too many words ("con", "dis")
+# a sex said as a noun or as an adjective ("the first woman" is "the first female laureate")
 _SEX_PAIRS = {frozenset(pair) for pair in [("woman", "femal"), ("women", "femal"), ("man", "male"), ("men", "male")]}
 
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
