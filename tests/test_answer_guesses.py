@@ -125,7 +125,7 @@ def test_a_chinese_guess_standing_where_the_needs_span_stands_is_denied_with_it(
 
 def test_a_chinese_guess_beside_other_words_is_no_variant():
     """统计局 sits after 广东省, which the span 2023年广东省 holds: a guess about the span, not in its place."""
-    from cts_dataset.protocol.answer_rules import _variant_of_zh
+    from cts_dataset.protocol.answer_rivals_zh import variant_of_zh
     intent = "2023年广东省城镇居民人均可支配收入是多少元？"
-    assert _variant_of_zh("是按广东省统计局公布的数据吗？", intent, ["2023年广东省", "2023年"], ["统计局"]) is None
-    assert _variant_of_zh("是2022年广东省的吗？", intent, ["2023年"], ["2022年"]) == "2023年"  # in its place: 广东 after
+    assert variant_of_zh("是按广东省统计局公布的数据吗？", intent, ["2023年广东省", "2023年"], ["统计局"]) is None
+    assert variant_of_zh("是2022年广东省的吗？", intent, ["2023年"], ["2022年"]) == "2023年"  # in its place: 广东 after

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cts_dataset.protocol.answer_rules import _rival_place_zh
+from cts_dataset.protocol.answer_rivals_zh import rival_place_zh
 from cts_dataset.protocol.span_types import span_type
 from cts_dataset.protocol.synonyms_zh import kin, said_as_the_need_says, stood_against, synonyms
 from cts_dataset.protocol.views import UNKNOWN
@@ -95,10 +95,10 @@ def test_a_guessed_place_that_may_stand_against_the_querys_own_place_is_not_deni
     flight = ("从上海到东京的直飞航班飞行时间大约多久？", "到东京的直飞航班飞行时间大约多久？")
     assert answered(flight, "是从北京出发吗？", "zh") == ("不是，上海", "confirmation")
     # 天津 may stand against the query's 北京, a place of its level: the place rule leaves it
-    assert _rival_place_zh("是去天津吗？", ["天津"], "到北京的高铁二等座票价是多少？", ["上海"]) is None
-    assert _rival_place_zh("是去天津吗？", ["天津"], "高铁二等座票价是多少？", ["上海"]) == "上海"
-    assert _rival_place_zh("您是从广州站上车吗？", ["广州站"], "高铁票价是多少？", ["广州南"]) is None  # no gazetteer places
-    assert _rival_place_zh("是去天津吗？", ["天津"], "高铁票价是多少？", ["在上海"]) == "上海"  # no span begins with it
+    assert rival_place_zh("是去天津吗？", ["天津"], "到北京的高铁二等座票价是多少？", ["上海"]) is None
+    assert rival_place_zh("是去天津吗？", ["天津"], "高铁二等座票价是多少？", ["上海"]) == "上海"
+    assert rival_place_zh("您是从广州站上车吗？", ["广州站"], "高铁票价是多少？", ["广州南"]) is None  # no gazetteer places
+    assert rival_place_zh("是去天津吗？", ["天津"], "高铁票价是多少？", ["在上海"]) == "上海"  # no span begins with it
 
 
 TAXI = ("2024年成都市区出租车的起步价是多少元？", "出租车的起步价是多少元？")

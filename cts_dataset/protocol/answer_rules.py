@@ -37,12 +37,13 @@ from the pair, so those cases need no model, and answer the same on every engine
   "Which country's GDP?" of "the GDP of Brazil");
 - ``rank``, ``criterion``, ``fact``: a question for a place in a ranking, for the yardstick of the query's
   ranking or measure, or for a fact in the third person (:mod:`.question_forms`).
+
+Which side of a choice the intent holds is read by :mod:`.answer_sides`; the need's value that a Chinese guess
+stands against, by :mod:`.answer_rivals_zh`; whether a question asks about the user, by :mod:`.user_questions`.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
 from dataclasses import dataclass, replace
 
@@ -82,7 +83,25 @@ from cts_dataset.protocol.answer_phrasing import (
     names_new,
     new_words,
     values_of,
-    written_in_two,
+)
+from cts_dataset.protocol.answer_rivals_zh import (
+    ORDINAL_ZH,
+    PERSON_NOUN_ZH,
+    SCOPED_PERSON_ZH,
+    a_value_zh,
+    bounds_zh,
+    compounds_zh,
+    one_era,
+    ordinal_agreeing_zh,
+    ordinal_key,
+    other_edition_zh,
+    rival_bound_zh,
+    rival_place_zh,
+    rival_scope_zh,
+    rival_value_zh,
+    same_number,
+    variant_of_zh,
+    whole_zh,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -91,6 +110,20 @@ from cts_dataset.protocol.answer_scope import (
     more_offered,
     names_nothing,
     scope_asked,
+)
+from cts_dataset.protocol.answer_sides import (
+    MAX_STRETCH_WORDS,
+    MIN_RUN_ZH,
+    NO_HEAD,
+    elided_by_another,
+    held_alternative,
+    in_its_sense,
+    own_words,
+    side_as_written,
+    side_held,
+    sides_held,
+    telling_zh,
+    widest_in_zh,
 )
 from cts_dataset.protocol.question_forms import (
     MEASURE,
@@ -114,13 +147,11 @@ from cts_dataset.protocol.span_types import (
     span_kinds,
     span_type,
     without_admin_suffix,
-    zh_place_level,
 )
 from cts_dataset.protocol.time_spans import (
     NOW_SIDE_EN,
     NOW_SIDE_ZH,
     NOW_WORD,
-    NOW_ZH,
     THEN_SIDE_EN,
     THEN_SIDE_ZH,
     YEAR,
@@ -135,8 +166,9 @@ from cts_dataset.protocol.units_and_sources import (
     unit_guessed,
     unit_of,
 )
+from cts_dataset.protocol.user_questions import ABOUT_THE_USER, TO_USER, TO_USER_AS_SUBJECT
 from cts_dataset.protocol.views import UNKNOWN, AnswererView
-from cts_dataset.protocol.word_forms import same_stem, same_word, zh_numerals_to_digits
+from cts_dataset.protocol.word_forms import same_word, zh_numerals_to_digits
 from cts_dataset.text import CJK, tokenize
 
 # A request for any further detail ("Can you be more specific?", "What other detail should narrow the
@@ -205,42 +237,14 @@ _ASKS_A_FIELD = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:field|context|sens
 # "Which specific panel of the doors ...?": a part of a thing (not a kind: "Which species of fish?")
 _PART_OF = re.compile(r"\s*(?:which|what)\s+(?:specific\s+|particular\s+|exact\s+)?(?P<part>[a-z][\w-]*)\s+of\s+(?:the\s+|its\s+|this\s+)?"
                       r"(?P<whole>[a-z][\w-]*)", re.IGNORECASE)
-# Words before the head of a wh-phrase ("Which specific type of novels ...?": novels).
-_NO_HEAD = frozenset(tokenize("type kind sort form variety category genre style branch field species breed brand model "
-                               "edition version specific particular exact "
-                               "exactly one ones"))
-# the head of a choice's sides that names no thing of its own either ("The Union side or the Confederate side?")
-_SIDE = frozenset(tokenize("side"))
 _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail|how much detail|sources?)\b", re.IGNORECASE)
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
-# The user as the subject of a verb of their own ("Are you from Kenya?", "Do you live in Canada?"), not of
-# asking or meaning ("Are you asking about ...?")
-# What "Are you ...?", "Do you ...?" asks when it asks what the user means, not about the user
-_YOU_MEANING = "asking|referring|thinking|talking|interested|looking|after|mean|meaning|want|wanting|need|focus"
-_TO_USER_AS_SUBJECT = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:{_YOU_MEANING}))", re.IGNORECASE)
-# A question about the user rather than what they mean: "Are you currently living there?", "Are you a regular
-# Costco shopper?", "您是本地旅客吗？", "您家的房子..."; not "Are you asking about ...", "您是指 ...".
-_ABOUT_THE_USER = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:{_YOU_MEANING}|including|counting|"
-                            r"considering|excluding|only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要)|家|的(?!意思))",
-                            re.IGNORECASE)
-_TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
 _WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点|(?:什么|哪个)季节")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
-_NUMERAL_ZH = re.compile(r"[一二两三四五六七八九十百首末第\d]+")
-_NAMED_WITH_LEVEL_ZH = re.compile(rf"[{CJK}]{{2,}}[省市县区]|国内|国外|海外|全国|全球|世界|境内|境外")  # 朝阳区; not 城镇
-_SCOPE_ENDS_ZH = "的范围上内外各地还或和与及"  # after a scope of the world that is no part of a name ("全国的", "国内外")
-# Chinese ordinals of a time or a round ("第一次", "最后一次", "第22届"); 首次 is 第一次.
-_ORDINAL_ZH = re.compile(r"第[一二三四五六七八九十百\d]+(?:[次届轮期批艘代款套个档]|季度)|首[次届轮期批航艘代款套个]|头一[次回届个]|末次"
-                         r"|(?:最后|上|下|最近|最新)一[次届轮期批艘代款个]|本届|这一届|二套"  # 二套房 is the second home
-                         r"|(?<![第\d一二三四五六七八九十])[一二三四1-4]季度|(?<![第\d一二三四五六七八九十])[一二三四五1-5]档")  # 一季度, 一档
-# what an ordinal counts to: 首航 and 第一次 are the first; 最近一届 and 本届 the latest
+# a which-question for one occurrence, edition or item (哪一次, 哪届, 哪一款)
 _WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款档个])")
-_ORDINAL_KEYS_ZH = (("首", "1"), ("头一", "1"), ("二套", "2"), ("末", "last"), ("最后", "last"), ("上一", "latest"), ("下一", "next"),
-                    ("最近", "latest"), ("最新", "latest"), ("本届", "latest"), ("这一届", "latest"))  # 上一届: the last held
-_NAME_STARTS_ZH = ("世界",)  # a scope that begins names (世界文化遗产名录, 世界杯); 国内市场, 全国铁路 are scopes
-_PLACE_SUFFIX_ZH = re.compile(r"(?:[省市县区州]|大陆|地区|本土|境内|全境)?")  # after a place's name (深圳市, 中国大陆)
 # Words before a span that deny or avoid it ("避开一个人去", "不是一个人去"): the question does not confirm it.
 _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不是|不用|以外")  # not 是不是
 # A Chinese offer of more than the query asks ("…也算进去吗？", "您还想了解…吗？", "…包括在内吗？").
@@ -291,14 +295,11 @@ _OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
                        r"|以后|之后|[上下]个|最近|近[一二两三四五六七八九十几]")
-EDGE_CHARS_ZH = 2  # a guess may be written with so many of the span's neighbours ("往返票" for 单程|票)
 ASKS_IN_WORDS_ZH = 3  # a Chinese cue's weight that asks for its kind (哪一年, 哪国), not a word about it (现在, 时间)
 STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era")
 MIN_NAME_ZH = 3  # characters of an alternative written whole that names a thing (Pro版, Mate 60; not 版 or 一)
 NOW_REACH_ZH = 8  # characters after a Chinese word for now that may hold what it qualifies (目前的常住人口)
 NOW_REACH_EN = 2  # words either side of an English word for now that may be what it qualifies ("the current CEO")
-MAX_OWN_WORDS_ZH = 2  # of each alternative of a Chinese choice that the query answers (see _held_alternative)
-MAX_STRETCH_WORDS = 8  # a longer stretch of the intent spans clauses, not one phrase
 OWN_QUESTION_MIN_WORDS = 2  # "Which city?" restates little: it may well ask what the user means
 OWN_QUESTION_SHARE = 2 / 3  # of the question's content words found in the query
 
@@ -378,7 +379,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if ranks:
             return Decision((left or ranks)[0], "rank")
     which = _WHICH_ONE_ZH.search(question) if language == "zh" else None
-    counted = [s for s in missing if which and _ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
+    counted = [s for s in missing if which and ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
         return Decision(counted[0], "typed", reply="")  # (哪一档 writes 一档: no echo)
     if language == "zh" and _OWN_PAST_ZH.search(question):
@@ -406,7 +407,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(_a_word_zh(span, question, missing, intent, query) if language == "zh" else span, "either_or")
-        held = _held_alternative(question, intent, query, language) \
+        held = held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
             return Decision(_a_word_zh(held, question, missing), "either_or")
@@ -429,7 +430,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             # magazine poll?" offers values the intent does not name: the intent takes no side
             named = any(guessed(p, intent, language) for p in offered)
             return typed or (None if named else _which_is_meant(question, intent, query, missing))
-        held = _held_alternative(question, intent, query) if query else None
+        held = held_alternative(question, intent, query) if query else None
         if held and (typed is None or typed.span == UNKNOWN):
             return Decision(held, "either_or")
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
@@ -440,7 +441,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return typed  # "Are you referring to a specific continent or region?" asks for a place
         if typed is not None and typed.span != UNKNOWN and not _offers_kind(question, classify(question)):
             return Decision(UNKNOWN, "either_or")
-        if typed is None and not (_names_any(question, intent, language) and _sides_held(question, intent, query)):
+        if typed is None and not (_names_any(question, intent, language) and sides_held(question, intent, query)):
             return Decision(UNKNOWN, "either_or")  # "Largest by wingspan or by body weight?": the intent says neither
         return typed
     if is_yes_no(question, language):
@@ -551,7 +552,7 @@ def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) 
         return None  # "Which Greece ...?", "What format ..., a list or a table?", a thing of the intent's other question
     part = _PART_OF.match(question)
     if part and not any(holds(intent, w, "en") for w in tokenize(part.group("part"))) \
-            and holds(query, part.group("whole"), "en") and not set(tokenize(part.group("part"))) & _NO_HEAD:
+            and holds(query, part.group("whole"), "en") and not set(tokenize(part.group("part"))) & NO_HEAD:
         return None  # "Which specific panel of the doors ...?" asks a part of the query's thing, which the intent does not name
     # A time or a number says which of the things the query searches for ("Which ballet premiered" in
     # 1913), not which of its other things ("What kind of physics do you mean?" of the 1903 prize in physics).
@@ -577,7 +578,7 @@ def _named_before(question: str, intent: str, query: str, missing: list[str]) ->
     """The name the query left out that the intent gives the thing a which-question asks for: "Tata Group"
     for "Which group did he found?", "Han and Sui dynasties" for "Which dynasty were they part of?"."""
     asked = re.match(r"\s*(?:which|what)\s+([a-z][\w-]*)\b", question, re.IGNORECASE)
-    if not asked or _SPECIFY.search(question) or not tokenize(asked.group(1)) or tokenize(asked.group(1))[0] in _NO_HEAD:
+    if not asked or _SPECIFY.search(question) or not tokenize(asked.group(1)) or tokenize(asked.group(1))[0] in NO_HEAD:
         return None  # a request to specify ("Which novel are you referring to?") is _specified's
     thing = tokenize(asked.group(1))[0]
     if _ANOTHER.search(question):
@@ -614,7 +615,7 @@ def _head(question: str) -> str | None:
     census?", "symphoni" of "Which of Mahler's symphonies do you mean?" (not the owner)."""
     wh = re.search(r"\b(?:which|what)\b", question, re.IGNORECASE)
     rest = re.sub(r"\b[\w-]+['’]s\b|^\s*of\b", " ", question[wh.end():] if wh else question)
-    return next((w for w in content_words(rest, "en") if w not in _NO_HEAD), None)
+    return next((w for w in content_words(rest, "en") if w not in NO_HEAD), None)
 
 
 def _ranked_in(thing: str, query: str) -> bool:
@@ -792,7 +793,7 @@ def _with_kind_word(question: str, intent: str, query: str, thing: list[str], sp
 
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
     words = content_words(question, language)
-    if _TO_USER.search(question) or len(words) < OWN_QUESTION_MIN_WORDS:
+    if TO_USER.search(question) or len(words) < OWN_QUESTION_MIN_WORDS:
         return False
     in_query = [holds(query, w, language) for w in words]
     if any(not known and any(holds(span, w, language) for span in missing)
@@ -836,7 +837,7 @@ _ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|eve
 def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     """A choice of one thing of a kind and all of them: the one the need left out, of the kind asked ("A
     specific edition, or the all-time top scorer across all World Cups?" -> 2002)."""
-    if _ABOUT_THE_USER.search(question):  # "Do you hold citizenship of one particular country, or of any?"
+    if ABOUT_THE_USER.search(question):  # "Do you hold citizenship of one particular country, or of any?"
         return None
     offered = alternatives(question, language)
     ones = [_ONE_SIDE.search(p) for p in offered]
@@ -860,7 +861,7 @@ def _now_or_then(question: str, intent: str, missing: list[str], language: str) 
     now, then = (NOW_SIDE_ZH, THEN_SIDE_ZH) if language == "zh" else (NOW_SIDE_EN, THEN_SIDE_EN)
     offered = alternatives(question, language)
     if len(offered) < 2 or sum(bool(now.search(p)) for p in offered) != 1 or not any(then.search(p) for p in offered) \
-            or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
+            or _BOUNDS_OR_PLANS.search(question) or ABOUT_THE_USER.search(question):
         return None  # "the current city limits or the historical ones?"; "buy now or later?"; "are you living there now?"
     said = now.search(intent)
     times = [s for s in missing if span_type(s, language) == "time" and not any(s != o and s in o for o in missing)
@@ -889,7 +890,7 @@ _PART_OF_THE_WORLD = re.compile(r"\b(?:part|region|area|corner|country|countries
 def _region_not_world(question: str, intent: str, missing: list[str], language: str) -> str | None:
     """The one place the need left out, where a yes/no question guesses the whole world and the need does not."""
     if not is_yes_no(question, language) or not _says_the_world(question, language) or _says_the_world(intent, language) \
-            or _ABOUT_THE_USER.search(question):
+            or ABOUT_THE_USER.search(question):
         return None
     if language == "zh":  # 中国, not the block 中国已建成 the segmenter leaves
         places = [s for s in missing if is_zh_place(s)]
@@ -907,7 +908,7 @@ def _then_not_now(question: str, intent: str, query: str, missing: list[str], la
     now, then = (NOW_SIDE_ZH, THEN_SIDE_ZH) if language == "zh" else (NOW_SIDE_EN, THEN_SIDE_EN)
     # not where it says a time gone by too ("需要说明当时的城市名称和今天对应的地名吗？")
     if not is_yes_no(question, language) or not now.search(question) or now.search(intent) or then.search(question) \
-            or _BOUNDS_OR_PLANS.search(question) or _ABOUT_THE_USER.search(question):
+            or _BOUNDS_OR_PLANS.search(question) or ABOUT_THE_USER.search(question):
         return None
     if not _now_of_the_query(now.search(question), question, query, language):
         return None  # "Are you asking because of a school project due today?", "您目前持有茅台股票吗？"
@@ -955,15 +956,15 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
         on_guess, on_other = (any(holds(side, w, language) for w in words) for side in (guess, other))
         if on_guess != on_other:
             side = guess if on_guess else other
-            span = _widest_in_zh(chosen.span, side, view.fused_query) if language == "zh" else chosen.span
+            span = widest_in_zh(chosen.span, side, view.fused_query) if language == "zh" else chosen.span
             return Decision(span, "contrast", reply="yes" if on_guess else "no")
         if not words and chosen.rule in ("either_or", "typed") and language == "en" and capitalised_runs(chosen.span, skip_first=False):
             # "the UK, not Israel or India?" for United Kingdom: a name neither side writes as the intent does
             return Decision(chosen.span, "contrast", reply="")
-    written = _side_as_written(guess, other, view.fused_query, language) if told else None
+    written = side_as_written(guess, other, view.fused_query, language) if told else None
     if written:  # "Album of the Year, not Record of the Year?" of a query that says so: yes, as the intent writes it
         return Decision(written[0], "contrast", reply="yes" if written[1] else "no")
-    held = _side_held(guess, other, view.fused_query, missing + spans, language)
+    held = side_held(guess, other, view.fused_query, missing + spans, language)
     if held:  # "The Winter Games, not the Summer Games?" of a need for the Winter Olympics: yes, and its span
         return Decision(held[0], "contrast", reply="yes" if held[1] else "no")
     alone = guess + ("吗？" if language == "zh" else "?")
@@ -982,59 +983,15 @@ def _phrased_against(decision: Decision | None, question: str, intent: str, lang
     return replace(decision, reply="yes" if said.startswith(yes) else "no" if said.startswith(no) else "")
 
 
-def _side_held(guess: str, other: str, intent: str, spans: list[str], language: str) -> tuple[str, bool] | None:
-    """The side of a contrast whose own words the intent holds, where it holds none of the other's, with the
-    shortest span of the intent that holds them; and whether it is the guess."""
-    sides = [guess, other]
-    own = [[w for w in content_words(side, language) if not holds(sides[1 - i], w, language)] for i, side in enumerate(sides)]
-    for i in (0, 1):
-        if own[i] and own[1 - i] and all(holds(intent, w, language) for w in own[i]) \
-                and not any(holds(intent, w, language) for w in own[1 - i]):
-            holding = [s for s in spans if all(holds(s, w, language) for w in own[i])]
-            if holding:
-                return min(holding, key=len), i == 0
-    return None
-
-
-def _side_as_written(guess: str, other: str, intent: str, language: str) -> tuple[str, bool] | None:
-    """The side of a contrast that the intent writes, and whether it is the guess: the longest run of a side's
-    last words that the intent holds word for word, with a word the other side lacks, where the intent holds
-    none of the other side's own words."""
-    if language != "en":
-        return None
-    sides = [guess, other]
-    own = [[w for w in content_words(side, "en") if not holds(sides[1 - i], w, "en")] for i, side in enumerate(sides)]
-    for i, side in enumerate(sides):
-        if not own[i] or any(holds(intent, w, "en") for w in own[1 - i]):
-            continue
-        words = side.split()  # any run of it ("Best Novel" of "Best Novel category")
-        runs = [" ".join(words[k:m]).strip(EDGE) for k in range(len(words)) for m in range(k + 1, len(words) + 1)]
-        # the run holds a word of the side's own ("current US dollars" of "Nominal GDP in current US dollars")
-        found = [r for r in runs if re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE) and any(holds(r, w, "en") for w in own[i])
-                 and (len(r.split()) > 1 or capitalised_runs(r, skip_first=False))]  # "Album of the Year", not "car"
-        if found:
-            run = max(found, key=len)
-            return re.search(rf"\b{re.escape(run)}\b", intent, re.IGNORECASE).group(), i == 0
-    return None
-
-
-def _widest_in_zh(span: str, side: str, intent: str) -> str:
-    """The longest run of whole words of ``side`` that the intent writes too and that holds ``span``: 最佳故事片
-    of 故事片 in "最佳故事片奖" (not 城乡居民医 of "城乡居民医保" against 城乡居民医疗保险)."""
-    cuts = [0, *(end for _, _, end in answer_choices_zh.words(side))]
-    runs = [side[i:j] for i in cuts for j in cuts if j > i]
-    return max((r for r in runs if span in r and r in intent), key=len, default=span)
-
-
 def _either_or(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                language: str) -> str | None:
     """The intent's span for the alternative only the intent holds ("by area" in "By area or by
     population?"); None when no alternative names something the query lacks (the model chooses then)."""
     offered = alternatives(question, language)
     sides = [content_words(p, language) for p in offered]
-    hits = [w for w in _own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
-            and (_in_its_sense(w, sides, intent) and not _elided_by_another(w, offered) if language == "en"
-                 else _telling_zh(w, offered))]
+    hits = [w for w in own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
+            and (in_its_sense(w, sides, intent) and not elided_by_another(w, offered) if language == "en"
+                 else telling_zh(w, offered))]
     return _first_holding(hits, missing, spans, language) if hits else None
 
 
@@ -1050,17 +1007,6 @@ def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None
     return longest if all(p in longest for p in sides if p in intent) else None
 
 
-def _elided_by_another(word: str, offered: list[str]) -> bool:
-    """Another alternative leaves the word out after the same word ("the first woman to take office, or the
-    first to win a general election?"): both speak of it, it tells neither apart."""
-    for side in offered:
-        found = re.search(rf"\b(\w+)\s+\w*{re.escape(word)}\w*", side, re.IGNORECASE)
-        if found and any(re.search(rf"\b{re.escape(found.group(1))}\s+(?:to|who|that|one)\b", other, re.IGNORECASE)
-                         for other in offered if other is not side):
-            return True
-    return False
-
-
 def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", query: str = "") -> str:
     """A lone character that tells one alternative from another, said as the span the query left out that
     begins with it within that alternative (首套 for the 首 of "首套房还是二套房？"), or that counts to that
@@ -1071,101 +1017,14 @@ def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", q
     begun = next((s for s in missing if s.startswith(span) and len(s) > 1 and s in side), None)
     if begun:
         return begun
-    wide = _widest_in_zh(span, side, intent) if side else span
+    wide = widest_in_zh(span, side, intent) if side else span
     if len(wide) > 1 and wide not in query:  # 女航天员 for the 女 of "首位女航天员" where the need writes it so
         return wide
     # 首 of 首套房 for a need that says 第一套住房: the ordinal the side's counts to
-    keys = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(side)}
-    counted = [s for s in missing if keys and keys & {_ordinal_key(o) for o in _ORDINAL_ZH.findall(s)}
+    keys = {ordinal_key(o) for o in ORDINAL_ZH.findall(side)}
+    counted = [s for s in missing if keys and keys & {ordinal_key(o) for o in ORDINAL_ZH.findall(s)}
                and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
     return max(counted, key=len) if counted else span
-
-
-def _telling_zh(word: str, offered: list[str]) -> bool:
-    """A Chinese word that tells one alternative from the others: not a single character another one
-    writes too ("年" of "年平均人口" against "年末常住人口"; "首" of 首套房 against 二套房 tells)."""
-    return len(word) > 1 or sum(word in p for p in offered) == 1
-
-
-def _in_its_sense(word: str, sides: list[list[str]], intent: str) -> bool:
-    """An alternative's own word that qualifies the head all alternatives share ("solar" of "the sidereal
-    day or the solar day?") means what it says only where the intent has it before that head too: "Solar
-    System" is no solar day."""
-    side = next(side for side in sides if word in side)
-    after = side[side.index(word) + 1:side.index(word) + 2]
-    # a head that names no thing of its own ("The Union side or the Confederate side?") needs no match, nor one
-    # the intent does not say ("the first female laureate?" of "the first woman to win")
-    if not after or not all(after[0] in other for other in sides if other is not side) or after[0] in _NO_HEAD | _SIDE \
-            or not holds(intent, after[0], "en"):
-        return True
-    words = tokenize(intent)  # "the electrical conductivity" or, stop words dropped, "a conductor of electricity"
-    return any((same_stem(a, word) and same_stem(b, after[0])) or (same_stem(a, after[0]) and same_stem(b, word))
-               for a, b in itertools.pairwise(words))
-
-
-def _own_words_by_side(sides: list[list[str]]) -> list[list[str]]:
-    """Per alternative, its words that no other alternative has, in order."""
-    return [[w for w in words if not any(w in other for j, other in enumerate(sides) if j != i)]
-            for i, words in enumerate(sides)]
-
-
-def _own_words(sides: list[list[str]]) -> list[str]:
-    """The words of each alternative that no other alternative has, in order."""
-    return [w for words in _own_words_by_side(sides) for w in words]
-
-
-def _sides_held(question: str, intent: str, query: str) -> bool:
-    """The intent holds a word that tells one alternative from the others, besides the words the query
-    says too ("largest" in "Largest by territory or by population?" tells none apart), or every word of
-    one alternative ("the longest river, or the second-longest?")."""
-    sides = [content_words(p, "en") for p in alternatives(question, "en")]
-    return any(holds(intent, w, "en") and not (query and holds(query, w, "en")) for w in _own_words(sides)) \
-        or any(side and all(holds(intent, w, "en") for w in side) for side in sides)
-
-
-def _held_alternative(question: str, intent: str, query: str, language: str = "en") -> str | None:
-    """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
-    alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
-    City, or New York State?" -> "New York City"; "您问的是HPV疫苗还是流感疫苗？" -> "HPV"). In Chinese only
-    a short alternative (at most MAX_OWN_WORDS_ZH words of its own): a longer one restricts the query's
-    thing ("包括研究生在内，还是只统计本专科毕业生？")."""
-    sides = [content_words(p, language) for p in alternatives(question, language)]
-    own = _own_words_by_side(sides)
-    def said(w: str) -> bool:
-        return holds(query, w, language) and holds(intent, w, language)
-
-    if language == "zh":  # "门票价格还是开放时间？": a side is told by its words that are no measure of the thing
-        own = [[t for t in map(_telling_part_zh, words) if t] for words in own]
-    held = [i for i, words in enumerate(own) if words and all(said(w) for w in words)]
-    if len(held) != 1:
-        return None
-    if language == "zh":
-        written = re.sub(r"[的之]", "", alternatives(question, language)[held[0]].strip(EDGE + "？?，, "))
-        if len(own[held[0]]) > MAX_OWN_WORDS_ZH and not (len(written) >= MIN_RUN_ZH and written in query):
-            return None  # unless the query writes the side itself: "缴存基数的上限" of 缴存基数上限
-        side = alternatives(question, language)[held[0]].strip(EDGE + "？?，, ")
-        joined = "".join(own[held[0]])
-        # the whole alternative as the intent writes it ("新能源汽车"), else its own words ("北坡" of "去北坡")
-        return side if side in intent else joined if joined in intent else written_in_two(joined, intent) \
-            or max(own[held[0]], key=len)
-    words = intent.split()
-    at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in sides[held[0]])]
-    stretch = words[min(at):max(at) + 1] if at else []
-    if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
-        return None
-    return " ".join(stretch).strip(EDGE)
-
-
-# What a Chinese alternative asks of its thing, telling no side from another ("价格" of "门票价格还是开放时间？")
-_MEASURE_OF_ZH = ("数据", "价格", "时间", "情况", "费用", "金额", "数字", "信息", "标准")
-
-
-def _telling_part_zh(word: str) -> str:
-    """``word`` without a trailing measure of its thing (门票价格 -> 门票; 价格 -> "")."""
-    for measure in _MEASURE_OF_ZH:
-        if word.endswith(measure):
-            return word[:-len(measure)]
-    return word
 
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
@@ -1178,11 +1037,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
-    if language == "zh" and _SCOPED_PERSON_ZH.search(question) and _ABOUT_THE_USER.search(question) \
-            and not any(re.search(re.escape(s) + f"的?{_PERSON_NOUN_ZH}", intent) for s in missing):
+    if language == "zh" and SCOPED_PERSON_ZH.search(question) and ABOUT_THE_USER.search(question) \
+            and not any(re.search(re.escape(s) + f"的?{PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
     here = [s for s in missing if language == "zh" and is_zh_place(s) and f"在{without_admin_suffix(s)}" in question]
-    if here and not _rival_place_zh(question, guessed(question, intent, language), query, missing):
+    if here and not rival_place_zh(question, guessed(question, intent, language), query, missing):
         return Decision(here[0], "confirmation", reply="yes")  # "您是在山东参加考试吧？" of a need in 山东省
     region = _region_not_world(question, intent, missing, language)
     if region:  # "Do you mean the longest river in the world?" of a need for the Iberian Peninsula's
@@ -1202,28 +1061,28 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
-    bounded = [s for s in missing if language == "zh" and _bounds_zh(s) & _bounds_zh(question) and not re.search(YEAR, s)]
+    bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
     rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
-        else _rival_value_zh(question, guesses, missing)
-    if language == "zh" and _ABOUT_THE_USER.search(question) and any(
-            g[1] == n[1] for g in _bounds_zh(question) for s in missing for n in _bounds_zh(s)):
+        else rival_value_zh(question, guesses, missing)
+    if language == "zh" and ABOUT_THE_USER.search(question) and any(
+            g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
         return Decision(UNKNOWN, "confirmation")  # "您家的房子面积在120平方米以内吗？": the user's house, not the need
-    agreeing_ordinal = _ordinal_agreeing_zh(question, missing) if language == "zh" and not rival else None
+    agreeing_ordinal = ordinal_agreeing_zh(question, missing) if language == "zh" and not rival else None
     if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
         return Decision(agreeing_ordinal, "confirmation", reply="yes")
     if language == "zh" and not rival:  # "是Max版吗？" of a need for 标准版: another edition
-        rival = _other_edition_zh(question, missing)
+        rival = other_edition_zh(question, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
-        rival = _rival_scope_zh(question, missing) or _rival_bound_zh(question, missing) \
-            or _rival_place_zh(question, guesses, query, missing) \
+        rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
+            or rival_place_zh(question, guesses, query, missing) \
             or synonyms_zh.stood_against(question, intent, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
-        return Decision(_whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
+        return Decision(whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
     if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
         guess, span = placed
@@ -1255,15 +1114,15 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "the mid-90s festival, the 1994 one?", "just before the First World War, in 1912?": the need's year,
         # described in words it neither says nor denies (not "The 2010 Women's World Cup?": another of the query's thing)
         return Decision(min(years_said, key=len), "confirmation", reply="")
-    rivals = guesses + (_compounds_zh(question, intent) if language == "zh" else [])
+    rivals = guesses + (compounds_zh(question, intent) if language == "zh" else [])
     if language == "zh":  # "是清朝的科举吗？" of a need for 清代 names the same era otherwise: yes
-        era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and _one_era(g, s)), None)
+        era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and one_era(g, s)), None)
         if era:
             return Decision(era, "confirmation", reply="yes")
     variant = (_variant_of(question, missing, language) if language == "en"
-               else _variant_of_zh(question, intent, missing, rivals)) if rivals else None
+               else variant_of_zh(question, intent, missing, rivals)) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
-        return Decision(_whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
+        return Decision(whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
     aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and names_country_otherwise(question, s)]
     if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
         return Decision(min(aliased, key=len), "confirmation", reply="yes")
@@ -1285,7 +1144,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if guesses and not new:
         # a name of several words is one guess: "United States" is a place though "States" is a name
         named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)]
-        kinds = {kind_of(g, language) for g in [*guesses, *named] if language == "en" or _a_value_zh(g, question)} - {None}
+        kinds = {kind_of(g, language) for g in [*guesses, *named] if language == "en" or a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
         if language == "en" and query:  # "New Zealand", not the block "Prime Minister of New Zealand" the query half says
             same.sort(key=lambda s: any(holds(query, w, language) for w in content_words(s, language)))
@@ -1295,7 +1154,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             # "the Mughal emperor?" for Shah Jahan: the intent neither says nor denies it, only who it is
             return Decision(same[0], "confirmation", reply="")
         agreeing = [s for s in same if language == "zh" and kind_of(s, language) == "time"
-                    and any(kind_of(g, language) == "time" and _same_number(g, s) for g in guesses)]
+                    and any(kind_of(g, language) == "time" and same_number(g, s) for g in guesses)]
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         if same and language == "zh" and kind_of(same[0], language) == "time" and not re.search(r"\d", same[0]) \
@@ -1313,10 +1172,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # searches for, or what their need does not say. One that describes its guess in a relative clause
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
         return Decision(UNKNOWN, "confirmation") if before_relative(question) == question else None
-    dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(_same_number(g, s) for s in missing)]
+    dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(same_number(g, s) for s in missing)]
     if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
         # "您是指2023年推出的冠军版车型吗？" of a need for 2023款冠军版: the block of the need's year and the new words
-        blocks = [s for s in missing if all(holds(s, w, language) for w in new) and any(_same_number(g, s) for g in dated)]
+        blocks = [s for s in missing if all(holds(s, w, language) for w in new) and any(same_number(g, s) for g in dated)]
         if blocks:
             return Decision(min(blocks, key=len), "confirmation", reply="yes")
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
@@ -1334,7 +1193,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
         said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
                 if language == "en" and query and v in query and v in intent and _ASKS_WHAT_IS_MEANT.search(question)
-                and not _TO_USER_AS_SUBJECT.search(question)]
+                and not TO_USER_AS_SUBJECT.search(question)]
         if said and (typed is None or typed.span == UNKNOWN):  # the name as the query writes it ("Gustav Mahler")
             runs = [r for r in (re.sub(r"['’]s$", "", r) for r in capitalised_runs(query, skip_first=False))
                     if said[0] in r and r in intent and all(w[:1].isupper() for w in r.split())]  # not "Prime Minister of Canada"
@@ -1353,7 +1212,6 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
-MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question confirms (本科学历)
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
 
@@ -1369,7 +1227,7 @@ def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
     first, where every other content word of it is the query's too or a generic one ("The men's competition,
     correct?" -> "men's"; "this is the Grand Final that was held in Beijing, correct?" -> "Beijing")."""
     words = [w for w in content_words(question, "en") if w not in _GENERIC_THING_EN and w not in _CHECKING_EN]
-    if not words or not all(holds(query, w, "en") for w in words) or _ABOUT_THE_USER.search(question) \
+    if not words or not all(holds(query, w, "en") for w in words) or ABOUT_THE_USER.search(question) \
             or re.search(r"\b(?:specific|particular|certain|exact)\b", question, re.IGNORECASE):
         return None  # "Are you from Kenya?" asks of the user; "Is there a specific stadium you mean?" asks which
     tokens = question.rstrip("?!. ").split()
@@ -1426,7 +1284,7 @@ _PRICES = frozenset(tokenize("price prices fare fares ticket tickets rate rates 
 def _plain_instead(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
     """The qualifier the need left out, where a yes/no question guesses the plain one of the query's thing
     (a plain word the need lacks before a word of the query's, or before "version", 版, 款)."""
-    if not query or not is_yes_no(question, language) or _ABOUT_THE_USER.search(question):
+    if not query or not is_yes_no(question, language) or ABOUT_THE_USER.search(question):
         return None  # "Are you a regular Costco shopper?"
     found = (_PLAIN_ZH if language == "zh" else _PLAIN_EN).search(question)
     if not found or holds(intent, found.group().split()[0] if language == "en" else found.group()[:2], language):
@@ -1465,75 +1323,6 @@ def _what_is_meant(question: str, intent: str, query: str, missing: list[str]) -
     return Decision(re.sub(r"^(?:Which|What|Whose)\s+", "", untyped[0]), "meant", reply="")  # not "Which footballer ..."
 
 
-# Scopes that stand against each other, by axis: at home or abroad; how much of the land
-_SCOPE_AXES_ZH = (("国内", "国外", "国际", "海外", "境内", "境外"), ("全国", "全球", "全省", "全市"))
-_SCOPE_ZH = re.compile("|".join(w for axis in _SCOPE_AXES_ZH for w in axis))
-_NAME_AFTER_SCOPE_ZH = re.compile(r"机场|大学|学院|学校|酒店|饭店|中心|组织|公司|会议|集团|航空|广场|贸易|博览|展览|关系|新闻|频道")  # 首都国际机场
-# a scope that qualifies a person (境外游客, 本地旅客) asks who the user is or whom the figure counts
-_PERSON_NOUN_ZH = "(?:游客|旅客|人员|居民|学生|考生|人士|人|乘客|用户)"
-_SCOPED_PERSON_ZH = re.compile(rf"(?:{_SCOPE_ZH.pattern})(?:的)?{_PERSON_NOUN_ZH}")
-
-
-def _rival_scope_zh(question: str, missing: list[str]) -> str | None:
-    """The scope the need left out that a guessed scope of its axis stands against: 国内 for "您是指国际航班吗？"."""
-    if _SCOPED_PERSON_ZH.search(question) or _ABOUT_THE_USER.search(question):
-        return None
-    said = {m.group() for m in _SCOPE_ZH.finditer(question) if not _NAME_AFTER_SCOPE_ZH.match(question, m.end())}
-    own = [s for s in missing if _SCOPE_ZH.fullmatch(s)]
-    rivals = [s for s in own if not said & {s} and any(s in axis and said & set(axis) for axis in _SCOPE_AXES_ZH)]
-    return rivals[0] if rivals and not said & set(own) else None
-
-
-_BOUND_ZH = re.compile(r"(\d+(?:\.\d+)?)([^\d，。？?、]{0,4}?)(及以上|以上|及以下|以下|以内|之内|之上|之下)")
-
-
-def _rival_bound_zh(question: str, missing: list[str]) -> str | None:
-    """The bound the need left out that another guessed bound stands against: 90平方米及以下 for "您买的是90平方米
-    以上的房子吗？" and for "是140平方米以上的大户型吗？"."""
-    if _ABOUT_THE_USER.search(question):  # "您家的房子面积在120平方米以内吗？"
-        return None
-    said = _bounds_zh(question)
-    # of one unit (平方米): not "您的月收入是5000元以上吗？" against 12万元以上 a year
-    # another bound of the unit stands against the need's, whether the ranges meet or not ("6000米以上" for 7000米以上)
-    own = [s for s in missing if any(g[1] == n[1] and g != n for g in said for n in _bounds_zh(s))]
-    return max(own, key=len) if own else None
-
-
-def _bounds_zh(text: str) -> set[tuple[str, str, bool]]:
-    """The bounds a Chinese text sets: (number, unit, upward) of 90平方米及以下 is ("90", "平方米", False)."""
-    return {(m.group(1), m.group(2), "上" in m.group(3)) for m in _BOUND_ZH.finditer(text)}
-
-
-_EDITION_ZH = re.compile(r"(?:[A-Za-z0-9+]+|[\u4e00-\u9fff]{1,3})(?:版|款)")
-_POINTING_ZH = re.compile(r"[那这哪一的]")  # 那一款 points at an edition, it names none
-
-
-def _other_edition_zh(question: str, missing: list[str]) -> str | None:
-    """The edition the need left out that another guessed edition stands against: 标准版 for "是Max版吗？"."""
-    own = [s for s in missing if re.search(r"[版款]$", s) and len(s) > 1 and s not in question]
-    said = [m.group() for m in _EDITION_ZH.finditer(question) if not _POINTING_ZH.search(m.group())]
-    return own[0] if own and said and not any(s in o or o in s for s in said for o in own) else None
-
-
-def _whole_zh(span: str, missing: list[str], question: str) -> str:
-    """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
-    "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of
-    a block the query left out, where it ends as the guess does, and is a value of the part's kind)."""
-    best = span
-    for block in (s for s in missing if span in s and s != span):
-        joined = re.search(r"[A-Za-z0-9.]+\+$", block[:block.index(span)])  # 12GB+512GB: one spec, joined by +
-        if joined and re.match(r"[A-Za-z0-9]", span):
-            best = max(best, joined.group() + span, key=len)
-        if re.fullmatch(r"[A-Za-z0-9 .+-]+", block):
-            whole = block
-        else:
-            whole = block[block.index(span):]
-            if whole[-2:] not in question or span_type(whole, "zh") != span_type(span, "zh"):
-                continue
-        best = max(best, whole, key=len)
-    return best
-
-
 def _untyped_left_out(missing: list[str], query: str) -> list[str]:
     """The spans of no kind the query left out (a kind, a field, a description: "saltwater", "in athletics"):
     not a word the query says too ("area" of "metropolitan areas"), nor a part of a longer one ("footballer"
@@ -1541,98 +1330,6 @@ def _untyped_left_out(missing: list[str], query: str) -> list[str]:
     untyped = [s for s in missing if span_type(s, "en") is None
                and not all(holds(query, w, "en") for w in content_words(s, "en"))]
     return [s for s in untyped if not any(s != o and s in o for o in untyped)]
-
-
-def _ordinal_key(ordinal: str) -> str:
-    """What a Chinese ordinal counts to: "1" for 首航 and 第一届, "last", "latest" (最近一届), "previous", "next"."""
-    number = re.match(r"第?([一二三四五六七八九十百\d]+)", ordinal)  # 一季度 as 第一季度
-    if number:  # 第一 as 1: the converter leaves a lone numeral as it is
-        return str("零一二三四五六七八九".index(number.group(1))) if len(number.group(1)) == 1 \
-            and number.group(1) in "零一二三四五六七八九" else zh_numerals_to_digits(number.group(1))
-    return next((key for start, key in _ORDINAL_KEYS_ZH if ordinal.startswith(start)), ordinal)
-
-
-def _ordinal_agreeing_zh(question: str, missing: list[str]) -> str | None:
-    """The ordinal the need left out that the question's says otherwise: 第一次 for "永乐三年的那次首航吗？"."""
-    said = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(question)}
-    own = [s for s in missing if _ORDINAL_ZH.fullmatch(s) and s not in question]
-    return next((s for s in own if said and said <= {_ordinal_key(o) for o in _ORDINAL_ZH.findall(s)}), None)
-
-
-def _rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str | None:
-    """The time the need left out that a guessed time stands against ("2024届" for 2023年, 战国时期 for 北宋时期),
-    or the ordinal that a guessed one does ("最后一次" for 第一次). Not a number:
-    "B1" or "36强" name things as often as they count them."""
-    # "您指的是最新的实时市值吗？" of a need as of 2024年6月底: the time alone, not a block with its place
-    of_a_year = [s for s in missing if span_type(s, "zh") == "time" and re.search(YEAR, s)
-                 and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
-    if of_a_year and NOW_ZH.search(question) and not NOW_ZH.search("".join(of_a_year)):
-        return max(of_a_year, key=len)
-    ordinals = [s for s in missing if _ORDINAL_ZH.search(s)]
-    said = {_ordinal_key(o) for o in _ORDINAL_ZH.findall(question)}
-    if ordinals and said and not said & {_ordinal_key(o) for s in ordinals for o in _ORDINAL_ZH.findall(s)}:
-        # the ordinal with its thing, not the block with its place: 第一套住房 of 苏州市第一套住房
-        own = [s for s in ordinals if not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
-        return max(own, key=len) if own else ordinals[0]
-    times = [s for s in missing if span_type(s, "zh") == "time"]
-    for guess in guesses:
-        if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
-                and not _same_number(guess, times[0]):  # a year: not "4月"
-            return _with_what_is_asked(times[0], missing, guess)
-        eras = [s for s in times if ERA_ZH.search(s)]
-        if eras and ERA_ZH.search(guess) and not any(_one_era(guess, s) for s in eras):
-            return eras[0]  # "是战国时期魏国定都的时候吗？" for 北宋时期: another era
-    return None
-
-
-def _a_value_zh(guess: str, question: str) -> bool:
-    """A Chinese guess that is a value of its kind: a time or a number, or a place of the gazetteer, named
-    with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇
-    in "需要区分城镇和乡村人口吗？"), nor a scope that begins a name ("世界文化遗产名录", "全国人大")."""
-    if span_type(guess, "zh") != "region" or is_zh_place(guess):
-        return True
-    after = question[question.find(guess) + len(guess):][:1]
-    return bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess)) \
-        and not (guess in _NAME_STARTS_ZH and re.match(rf"[{CJK}]", after) and after not in _SCOPE_ENDS_ZH)
-
-
-def _rival_place_zh(question: str, guesses: list[str], query: str, missing: list[str]) -> str | None:
-    """The place the need left out that a guessed place of its level stands against ("你说的是广州的车牌摇号吗？"
-    for 深圳市, "是广东对辽宁那次吗？" for 新疆), as the longest span the query left out that is the place and a
-    word for its level or extent (中国大陆, 深圳市; not 2024年深圳市, 辽宁对新疆 or 美国留学).
-    - Only gazetteer places: jieba tags 长度 a place, and 广州站 and 广州南 may be one station.
-    - Not a place the question names too: "是四川的成都吗？" asks about 成都.
-    - Not where the query holds a place of that level the question does not name: "是飞大阪吗？" may stand
-      against 东京 of "上海到东京的航班"; a place of persons (中国 of 中国公民) is none."""
-    guessed = [g for g in guesses if is_zh_place(g)]
-    # (a place of persons is none the guess could stand for: 中国 of 中国公民)
-    held = {zh_place_level(w) for w, _, end in answer_choices_zh.words(query) if is_zh_place(w) and w not in question
-            and not re.match(r"(?:公民|国籍|籍|人|居民|护照)", query[end:])}
-    for span in sorted(missing, key=len):
-        for word, _, _ in answer_choices_zh.words(span) if guessed else ():
-            if word in question or not is_zh_place(word):
-                continue
-            if any(zh_place_level(g) == zh_place_level(word) not in held for g in guessed):
-                said = [m for m in missing if m.startswith(word) and _PLACE_SUFFIX_ZH.fullmatch(m[len(word):])]
-                return max(said, key=len, default=word)
-    return None
-
-
-def _one_era(guess: str, span: str) -> bool:
-    """Two names of one era, or of an era and a part of it: 清朝 and 清代, 宋代 and 北宋时期."""
-    def core(text: str) -> str:
-        found = ERA_ZH.search(text)
-        return re.sub(r"(?:时期|时代|[代朝])$", "", found.group()) if found else text
-
-    a, b = core(guess), core(span)
-    return a in b or b in a
-
-
-def _same_number(guess: str, span: str) -> bool:
-    """The two begin with the same number ("2022年度", "2022年4月" and 2022年; "7000米级" and 7000米以上):
-    the guess says the span more finely, or in other words, it does not stand against it."""
-    first = [re.findall(r"\d+", zh_numerals_to_digits(t))[:1] for t in (guess, span)]
-    return bool(first[0]) and first[0] == first[1]
 
 
 def _whole_name(span: str, missing: list[str]) -> str:
@@ -1653,86 +1350,6 @@ def _variant_of(question: str, missing: list[str], language: str) -> str | None:
         if named and len(named) < len(words):
             return span
     return None
-
-
-def _variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[str]) -> str | None:
-    """The span the query left out that a Chinese guess stands in for: the two sit between the same two
-    characters ("SU7 Max" for SU7标准版, "2022年广东省" for 2023年广东省); else the stretch of the intent the
-    guess is written like (:func:`_written_alike`: "诺贝尔物理学奖" for "诺贝尔化学奖", "单程票" for "往返票",
-    "8000米以上" for "7000米以上")."""
-    def beside(text: str, part: str) -> tuple[str, str]:
-        at = text.find(part)
-        return text[max(at - 2, 0):at], text[at + len(part):at + len(part) + 2]
-
-    def telling(context: str) -> bool:  # two characters that are not all function words
-        return len(context) == 2 and not all(answer_choices_zh.is_function_char(c) for c in context)
-
-    asked, said = re.sub(r"\s+", "", question), re.sub(r"\s+", "", intent)
-    alike: list[tuple[int, int, str]] = []
-    # a block's part the question says itself is no part the guess stands in for: "是2023年12月的吗？" names
-    # 2023年 of 2023年杭州市, and 12月 stands for no 杭州市
-    # (not a span whose year the question writes, against a guess of no number: "2024年底开园的那一季" is 2024-2025季)
-    years = set(re.findall(r"\d{4}", asked))
-    other_numbers = any(re.search(r"\d", re.sub(r"\d{4}", "", g)) for g in guesses)  # 12月 of "2024年12月" is one
-    parts = [_unsaid_part(s, missing, asked) for s in missing if s not in asked
-             and not (years and not other_numbers and any(s in b and years <= set(re.findall(r"\d{4}", b)) for b in missing))]
-    for guess in (g for g in guesses if g in asked):
-        around = beside(asked, guess)
-        for span in (s for s in dict.fromkeys(parts) if s and s in said):
-            # not after a year the question says, where the two differ in kind: 2023年|12月 against 2023年|杭州市
-            after_said_year = kind_of(guess, "zh") != kind_of(span, "zh") \
-                and any(re.search(YEAR, t) and t in asked for t in missing)
-            if any(telling(a) and a == b and not (after_said_year and any(a in t for t in missing if t in asked))
-                   for a, b in zip(around, beside(said, span), strict=True)):
-                return _with_what_is_asked(span, missing, asked)
-            alike += _written_alike(guess, span, said)
-    return _with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
-
-
-def _compounds_zh(question: str, intent: str) -> list[str]:
-    """A numeral the need lacks joined to the need's word after it ("二|套房" -> "二套房"): a guess written
-    like the need's span (首套房) that the segmenter cut apart. Only a numeral: other words before the
-    need's ("安排|冬至", "新|护照") say something else of it, not another one."""
-    words = [w for w, _, _ in answer_choices_zh.words(question)]
-    return [a + b for a, b in itertools.pairwise(words)
-            if _NUMERAL_ZH.fullmatch(a) and answer_choices_zh.is_content(b)
-            and a not in intent and b in intent and a + b not in intent]
-
-
-def _unsaid_part(span: str, missing: list[str], asked: str) -> str:
-    """``span`` without the years inside it that the question writes: 杭州市 of 2023年杭州市 where it says 2023年."""
-    said = [m for m in missing if m != span and m in span and m in asked and re.search(YEAR, m)]
-    for part in said:
-        span = span.replace(part, "", 1)
-    return span if span in "".join(missing) else ""
-
-
-def _with_what_is_asked(span: str, missing: list[str], asked: str) -> str:
-    """The block the query left out that holds ``span`` and, besides, only what the question says too
-    ("8000米以上" for 8000米 in "您说的是7000米以上的山峰吗？"), else ``span``."""
-    return next((m for m in missing if span in m and m != span and m.replace(span, "", 1) in asked), span)
-
-
-def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str]]:
-    """The stretches of ``said`` made of ``span`` and up to ``EDGE_CHARS_ZH`` of its neighbours that
-    ``guess`` is written like: alike at a beginning or an ending (two characters, or one where the parts
-    that differ are as long: 往返|票 for 单程|票, not 邮|轮 for 往返|轮), different within the span. Each
-    with how much of it differs and its length, to prefer the closest."""
-    found = []
-    at = said.find(span)
-    for before in range(min(at, EDGE_CHARS_ZH) + 1):
-        for after in range(min(len(said) - at - len(span), EDGE_CHARS_ZH) + 1):
-            window = said[at - before:at + len(span) + after]
-            head = len(os.path.commonprefix([guess, window]))
-            tail = len(os.path.commonprefix([guess[head:][::-1], window[head:][::-1]]))
-            shared = [c for c in guess[:head] + guess[len(guess) - tail:] if not answer_choices_zh.is_function_char(c)]
-            differs = len(window) - head - tail
-            if len(guess) == head + tail or not differs or head < before or tail < after:
-                continue  # the guess holds the window, or they differ outside the span
-            if (len(shared) >= 2 or (shared and differs == len(guess) - head - tail)) \
-                    and not _same_number(guess, window):
-                found.append((differs, len(window), window))
-    return found
 
 
 def _kinds_only(offered: list[str]) -> bool:
@@ -1757,13 +1374,13 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
         return True
     sides = [content_words(p, language) for p in offered]
     if any(holds(intent, w, language) and not (query and holds(query, w, language))
-           and (language == "en" or _telling_zh(w, offered)) for w in _own_words(sides)):
+           and (language == "en" or telling_zh(w, offered)) for w in own_words(sides)):
         return True
     # Parallel alternatives ("一战还是二战", "男子还是女子比赛"): the intent takes a side when it holds a
     # character that tells them apart ("第二次世界大战", "男篮"), or its numeral (二 -> 2: "第2次").
     digits = zh_numerals_to_digits(intent)
     said = {c for side in sides for w in side if query and holds(query, w, language) for c in w}  # 常住 of 常住人口
-    return any((c in intent or zh_numerals_to_digits(c) in digits) and _telling_zh(c, offered) and c not in said
+    return any((c in intent or zh_numerals_to_digits(c) in digits) and telling_zh(c, offered) and c not in said
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
 
 
@@ -1803,7 +1420,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
-    if asked == "time" and (_ASKS_A_DATE.search(asking) or _ABOUT_THE_USER.search(asking)):
+    if asked == "time" and (_ASKS_A_DATE.search(asking) or ABOUT_THE_USER.search(asking)):
         # "哪一年的车型？" is not answered by 开通时, nor "When did you visit the bridge?" by "after Roebling died"
         missing = [s for s in missing if not is_time_clause(s)]
         spans = [s for s in spans if not is_time_clause(s)]

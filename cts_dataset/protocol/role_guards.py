@@ -56,8 +56,9 @@ GUARDS_VERSION = 27
 # answerer and its rules, the question-type rules it relies on, what each role sees and how a dialogue is
 # rendered for it, the tokeniser they all read words with.
 GUARD_FILES = tuple(f"protocol/{name}.py" for name in (
-    "role_guards", "answerer", "answer_rules", "answer_scope", "answer_phrasing", "answer_guesses", "answer_choices",
-    "answer_choices_zh", "synonyms_zh", "time_spans", "units_and_sources", "question_forms", "span_types", "word_forms", "clarifier", "rewriter", "roles", "views")) + (
+    "role_guards", "answerer", "answer_rules", "answer_rivals_zh", "answer_sides", "user_questions", "answer_scope",
+    "answer_phrasing", "answer_guesses", "answer_choices", "answer_choices_zh", "synonyms_zh", "time_spans",
+    "units_and_sources", "question_forms", "span_types", "word_forms", "clarifier", "rewriter", "roles", "views")) + (
     "diagnostics/rules.py", "diagnostics/types.py", "text.py")
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"
