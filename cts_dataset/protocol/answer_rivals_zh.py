@@ -149,7 +149,7 @@ def rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str
     for guess in guesses:
         if times and span_type(guess, "zh") == "time" and re.search(YEAR, guess) \
                 and not same_number(guess, times[0]):  # a year: not "4月"
-            return _with_what_is_asked(times[0], missing, guess)
+            return with_what_is_asked(times[0], missing, guess)
         eras = [s for s in times if ERA_ZH.search(s)]
         if eras and ERA_ZH.search(guess) and not any(one_era(guess, s) for s in eras):
             return eras[0]  # "是战国时期魏国定都的时候吗？" for 北宋时期: another era
@@ -235,9 +235,9 @@ def variant_of_zh(question: str, intent: str, missing: list[str], guesses: list[
                 and any(re.search(YEAR, t) and t in asked for t in missing)
             if any(telling(a) and a == b and not (after_said_year and any(a in t for t in missing if t in asked))
                    for a, b in zip(around, beside(said, span), strict=True)):
-                return _with_what_is_asked(span, missing, asked)
+                return with_what_is_asked(span, missing, asked)
             alike += _written_alike(guess, span, said)
-    return _with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
+    return with_what_is_asked(min(alike)[2], missing, asked) if alike else None  # the closest to its guess
 
 
 def compounds_zh(question: str, intent: str) -> list[str]:
@@ -258,7 +258,7 @@ def _unsaid_part(span: str, missing: list[str], asked: str) -> str:
     return span if span in "".join(missing) else ""
 
 
-def _with_what_is_asked(span: str, missing: list[str], asked: str) -> str:
+def with_what_is_asked(span: str, missing: list[str], asked: str) -> str:
     """The block the query left out that holds ``span`` and, besides, only what the question says too
     ("8000米以上" for 8000米 in "您说的是7000米以上的山峰吗？"), else ``span``."""
     return next((m for m in missing if span in m and m != span and m.replace(span, "", 1) in asked), span)

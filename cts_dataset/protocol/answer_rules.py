@@ -82,6 +82,7 @@ from cts_dataset.protocol.answer_phrasing import (
     kind_of,
     names_new,
     new_words,
+    rivals_a_word_zh,
     values_of,
 )
 from cts_dataset.protocol.answer_rivals_zh import (
@@ -102,6 +103,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     same_number,
     variant_of_zh,
     whole_zh,
+    with_what_is_asked,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -132,6 +134,7 @@ from cts_dataset.protocol.question_forms import (
     asks_rank,
     asks_time_or_place,
     guesses_yardstick,
+    names_a_measure,
     ranking_sides,
     ranks_in,
     yardstick_in,
@@ -186,7 +189,7 @@ _KINDS_OF_THING = frozenset(tokenize("feature features model models version vers
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
-_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?)\b",
+_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?|elections?)\b",
                             re.IGNORECASE)
 _ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
 _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+time\b",
@@ -276,6 +279,7 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
 
 
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
+_WHEN_ANY_ZH = re.compile(r"什么时候|何时|什么时间")  # a time of any grain, not a year (哪一年) nor a day (哪天)
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
 # A Chinese question for a spot (a station, a gate, a campus, an exam site) or for the user's birth, age or
@@ -289,6 +293,8 @@ _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 # 吗？", "您的户籍在哪里？"); not "您想知道…" or "您想了解…": that asks what the user wants to find out.
 _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
+# What is the user's, or a source's, not the need's value: "宝宝的父母有一方是上海户籍吗？", "是按统计局公布的数据吗？"
+_OF_THE_USER_ZH = re.compile(r"户籍|户口|会员|公布|发布|口径|来源")
 # How long the user has done something ("您参与摇号已经多少年了？"): no date of the need answers it.
 _OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)|[您你][^，。？?]{0,12}(?:几年|多少年|多久)了")
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
@@ -362,6 +368,11 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
     if given and asks_method(question, intent, query):  # "Should the figure be given in euros?" of a need in euros: yes
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
+    stated = yardstick_in(intent) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
+    if stated and not holds(question, stated, language):
+        # "Should I rank the lakes by water volume?" of a need ranked by surface area: the user says what they
+        # rank by, neither yes nor no (the guess may name it in other words)
+        return Decision(stated, "criterion", reply="")
     if language == "en" and query and asks_method(question, intent, query) \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # "Should I count only freshwater lakes?" of a need for the largest saltwater lake: a question of what
@@ -729,7 +740,9 @@ def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     if stated and not holds(question, stated, "en"):  # "... the largest cities by population?" asks for the rest
         return stated
     barred = {"time", "region"} if MEASURE.search(question) else {"time"}
-    return next((s for s in missing if span_type(s, "en") not in barred), None)
+    left = [s for s in missing if span_type(s, "en") not in barred]
+    # the span that names a measure first: "highest revenue", not the "reported" before it
+    return next((s for s in left if names_a_measure(s)), left[0] if left else None)
 
 
 def _about_the_search(question: str, intent: str, query: str) -> bool:
@@ -901,6 +914,8 @@ def _region_not_world(question: str, intent: str, missing: list[str], language: 
 
 # "，也就是最低配置的价格" after a guess: the clarifier's gloss of it, no guess of its own
 _APPOSITIVE_ZH = re.compile(r"[，,](?:也就是说?|亦即|即)[^，,？?。]*?(?=[，,]?(?:对[吗吧]|是吗|吧|吗)?[？?。]|$)")
+# what a Chinese question says again in other words: an appositive, or a gloss in brackets ("今年（2024年）")
+_GLOSS_ZH = re.compile(rf"{_APPOSITIVE_ZH.pattern}|[（(][^）)（(]{{1,20}}[）)]")
 
 
 def _then_not_now(question: str, intent: str, query: str, missing: list[str], language: str) -> str | None:
@@ -1029,6 +1044,10 @@ def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", q
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    glossed = [s for s in missing if language == "zh" and any(re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group())
+                                                              for g in _GLOSS_ZH.finditer(question))]
+    if glossed:  # "您指的是今年，也就是2024年的分数线吗？", "是今年（2024年）这一届的吗？": the need's value, said again
+        return Decision(with_what_is_asked(max(glossed, key=len), missing, question), "confirmation", reply="yes")
     unglossed = _APPOSITIVE_ZH.sub("", question) if language == "zh" else question
     if unglossed != question and any(holds(intent, w, language) for w in content_words(unglossed, language)):
         # "您问的是起售价，也就是最低配置的价格吧？": the appositive glosses the guess, it guesses nothing of its own
@@ -1157,6 +1176,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                     and any(kind_of(g, language) == "time" and same_number(g, s) for g in guesses)]
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
+        times = [g for g in guesses if language == "zh" and kind_of(g, language) == "time"]
+        held_year = [y for y in re.findall(rf"{YEAR}年", query) if y in intent and not same and times
+                     and all(same_number(g, y) for g in times)]
+        if held_year:  # "您说的是2024年度的标准，对吧？" of a query that says 2024年: its own year, said more finely
+            return Decision(held_year[0], "confirmation", reply="yes")
         if same and language == "zh" and kind_of(same[0], language) == "time" and not re.search(r"\d", same[0]) \
                 and all(re.search(r"\d", g) for g in guesses if kind_of(g, language) == "time"):
             # "您是指4月到10月这段时间的票价吗？" of a need for 旺季: dates against a named season, neither yes nor no
@@ -1183,6 +1207,14 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
         # names, not its block: "是2024年的惊喜夜活动对吧？" confirms 2024年, not 2024年北京.
         span = _first_holding(new, missing, spans, language, shortest=True)
+        if span and answer_of(question, span, intent, language) == UNKNOWN and not ABOUT_THE_USER.search(question) \
+                and not _PLANS_ZH.search(question) and not _OF_THE_USER_ZH.search(question) \
+                and f"{span}是" not in question and not any(rivals_a_word_zh(w, intent) for w in new):
+            # "是省会长沙的那一所吗？" of a need for 长沙: the need's value with words it cannot check, said
+            # neither yes nor no (not a question about the user, their plans, or where figures come from, nor
+            # one that asks what the value is like, "您说的3号线是开往白云机场那条吧？", or another of the need's
+            # measures: "是公路桥部分的高度吧？" of a need for its 长度)
+            return Decision(span, "confirmation", reply="")
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         # "the greatest scientists of the century?" asks no time when the query says "of the century"
@@ -1415,6 +1447,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
     asked = classify(asking)
+    if asked not in TYPED and _WHICH_EDITION.search(asking) and any(span_type(s, language) == "time" for s in missing):
+        asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:
         return None
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
@@ -1455,6 +1489,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return _at_level(question, pure or of_kind)
     if of_kind:
         span = (pure or of_kind)[0]
+        if language == "zh" and asked == "time" and _WHEN_ANY_ZH.search(asking):
+            span = max(pure or of_kind, key=len)  # "是从什么时候开始执行的？" asks no year: 2023年7月起, not 2023年
         return Decision(during(span) or span if asked == "time" else span, "typed")
     # an ordinal of the event itself: not where the query dates it ("fourth in the 2010 World Cup") or counts in
     # it ("season 8")

@@ -116,12 +116,18 @@ _GUESSED_YARDSTICK = re.compile(r"\b(?:by|in terms of|the (?:most|least|fewest))
 _MEASURES = frozenset(tokenize(
     "population people residents inhabitants citizens area size surface volume length height depth elevation "
     "gdp output economy economic revenue sales income value capacity speed weight mass visitors passengers "
-    "students members users votes density"))
+    "students members users votes density capitalisation capitalization profit profits earnings assets employees "
+    "deliveries shipments attendance viewers subscribers"))
 
 
 def guesses_yardstick(question: str) -> bool:
     """A yes/no question names a measure to rank by that the question offers as a guess."""
-    return any(set(tokenize(found.group(1))) & _MEASURES for found in _GUESSED_YARDSTICK.finditer(question))
+    return any(names_a_measure(found.group(1)) for found in _GUESSED_YARDSTICK.finditer(question))
+
+
+def names_a_measure(text: str) -> bool:
+    """``text`` holds a word of a measure things are ranked by ("highest revenue", "market capitalisation")."""
+    return bool(set(tokenize(text)) & _MEASURES)
 
 
 def asks_criterion(question: str) -> bool:
