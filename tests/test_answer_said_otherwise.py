@@ -205,3 +205,20 @@ def test_planets_and_named_events_said_otherwise():
     pair = ("Who was the top scorer of the 1974 FIFA World Cup in West Germany?", "Who was the top scorer of the FIFA World Cup?")
     assert answered(pair, "Which World Cup tournament?")[0] == "1974"
     assert answered(pair, "A specific tournament, or the all-time top scorer across all World Cups?")[0] == "1974"
+
+
+def test_a_guessed_yardstick_gets_the_needs_and_a_question_for_one_the_span_that_names_a_measure():
+    pair = ("Which lake is the largest in Scandinavia by surface area?", "Which lake is the largest in Scandinavia?")
+    assert answered(pair, "Should I rank the lakes by water volume?") == ("surface area", "criterion")
+    pair = ("Which firm was the largest oil company by revenue in 2019?", "Which firm was the largest oil company in 2019?")
+    assert answered(pair, "Largest by market capitalisation?") == ("revenue", "criterion")
+    pair = ("Which German carmaker reported the highest profit in 2018?", "Which German carmaker was the biggest in 2018?")
+    assert answered(pair, "What criterion should I use to compare the carmakers?") == ("highest profit", "criterion")
+
+
+def test_a_which_question_for_an_election_gets_the_year_and_for_a_tournament_its_name():
+    pair = ("Who was elected governor of Texas in 1962?", "Who was elected governor of Texas?")
+    assert answered(pair, "Which election are you thinking of?") == ("1962", "typed")
+    # no time left out: the occurrence is told otherwise
+    pair = ("Who won the women's singles at Roland Garros in 2016?", "Who won the women's singles in 2016?")
+    assert answered(pair, "Which tournament do you mean?", model_says=UNKNOWN_REPLY)[0] == "Roland Garros"

@@ -30,3 +30,21 @@ def test_the_querys_own_year_said_more_finely_is_confirmed():
     assert answered(RENT, "您说的是2025年度的标准，对吧？", "zh") == ("是的，2025年", "confirmation")
     # another year is no year of the query's said finely
     assert answered(RENT, "您问的是2024年度的标准吗？", "zh", model_says=UNKNOWN_REPLY)[0] != "是的，2025年"
+
+
+def test_the_needs_value_named_with_words_it_cannot_check_is_said_without_yes_or_no():
+    pair = ("明代四大名窑中，位于江西景德镇的是哪一座？", "明代四大名窑中，位于江西的是哪一座？")
+    assert answered(pair, "是瓷都景德镇的那一座吗？", "zh") == ("景德镇", "confirmation")
+    # not a question about the user, a source, what the value is like, or another of the need's measures
+    pair = ("2024年青岛市城镇居民人均可支配收入是多少元？", "城镇居民人均可支配收入是多少元？")
+    assert answered(pair, "是按青岛市统计局公布的数据吗？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+    pair = ("深圳地铁11号线的末班车是几点？", "地铁的末班车是几点？")
+    assert answered(pair, "您说的11号线是去机场那条吧？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+    pair = ("杭州湾跨海大桥主桥部分的长度是多少？", "杭州湾跨海大桥的长度是多少？")
+    assert answered(pair, "是主桥部分的宽度吧？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_a_question_for_when_gets_the_whole_time_and_one_for_the_year_the_year():
+    pair = ("广州市2024年9月起执行的出租车运价标准是多少？", "出租车运价标准是多少？")
+    assert answered(pair, "这个标准是从什么时候开始执行的？", "zh") == ("2024年9月起", "typed")
+    assert answered(pair, "是哪一年的标准？", "zh") == ("2024年", "typed")
