@@ -48,3 +48,37 @@ def test_a_question_for_when_gets_the_whole_time_and_one_for_the_year_the_year()
     pair = ("广州市2024年9月起执行的出租车运价标准是多少？", "出租车运价标准是多少？")
     assert answered(pair, "这个标准是从什么时候开始执行的？", "zh") == ("2024年9月起", "typed")
     assert answered(pair, "是哪一年的标准？", "zh") == ("2024年", "typed")
+
+
+def test_a_name_the_segmenter_cuts_into_characters_is_left_out_whole():
+    from cts_dataset.protocol.answer_choices import missing_spans
+    pair = ("中国男篮在里约奥运会小组赛中的对手有哪些？", "中国男篮在奥运会小组赛中的对手有哪些？")
+    assert missing_spans(pair[0], pair[1], "zh") == ["里约"]
+    assert answered(pair, "是2008年北京奥运会的小组赛吗？", "zh") == ("不是，里约", "confirmation")
+    # a which-question for an edition the need names by its place
+    assert answered(pair, "请问是哪一届奥运会？", "zh") == ("里约", "typed")
+
+
+def test_a_choice_about_the_user_that_the_need_writes_whole_and_a_reason_after_it():
+    pair = ("2024年个税汇算中，独生子女赡养老人专项附加扣除每月最多可扣多少元？", "个税汇算中，赡养老人专项附加扣除每月最多可扣多少元？")
+    assert answered(pair, "请问您是独生子女还是非独生子女？两者的扣除标准不同。", "zh") == ("独生子女", "either_or")
+
+
+def test_the_querys_own_words_confirmed_with_a_pointing_word_or_a_place_said_short():
+    pair = ("2025年福建省初中学业水平考试中道德与法治科目满分是多少分？", "初中学业水平考试中道德与法治科目满分是多少分？")
+    assert answered(pair, "您问的是道德与法治这一科，对吧？", "zh") == ("是的，道德与法治", "confirmation")
+    pair = ("2024年广州市居住证积分中，持证人硕士学历可以获得多少积分？", "2024年广州市居住证积分中，持证人的学历能获得多少积分？")
+    assert answered(pair, "这里说的是广州的居住证积分，对吧？", "zh") == ("是的，广州市", "confirmation")
+
+
+def test_another_work_in_title_marks_is_another_of_the_needs():
+    pair = ("巴金的长篇小说《家》首次出版是在哪一年？", "巴金的长篇小说首次出版是在哪一年？")
+    assert answered(pair, "您是说《春》吗？", "zh") == ("不是，家", "confirmation")
+    assert answered(pair, "是《家》吗？", "zh") == ("是的，家", "confirmation")
+
+
+def test_offers_to_list_more_are_unknown():
+    pair = ("2024年北京环球影城成人门票在旺季的价格是多少？", "2024年北京环球影城成人门票的价格是多少？")
+    assert answered(pair, "需要我把优速通的价格也列出来吗？", "zh", model_says=UNKNOWN_REPLY) == (UNKNOWN, "scope")
+    pair = ("2023年成都大运会跳水项目中国队获得了几枚金牌？", "2023年成都大运会中国队获得了几枚金牌？")
+    assert answered(pair, "您是否需要每枚金牌对应的具体比赛项目？", "zh", model_says=UNKNOWN_REPLY) == (UNKNOWN, "scope")

@@ -106,7 +106,9 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
         raw = _inserted(tokens, fused_query, start, end)
         if raw and raw not in spans:
             spans.append(raw)
-    return list(dict.fromkeys(s for s in spans if s))
+    spans = list(dict.fromkeys(s for s in spans if s))
+    # a lone character of a name the segmenter cut ("约" of 里约) is no span where the whole name is one
+    return [s for s in spans if not (re.fullmatch(rf"[{CJK}]", s) and any(s in o and o != s for o in spans))]
 
 
 def _inserted(tokens: list[tuple[str, int, int]], text: str, start: int, end: int) -> str | None:
@@ -115,12 +117,15 @@ def _inserted(tokens: list[tuple[str, int, int]], text: str, start: int, end: in
     are no part of it ("到39度" -> 39度); it may end within a word."""
     if not any(t[1] == start for t in tokens):
         return None  # it begins inside a word ("个平台上" of 哪个平台上)
+    whole = (start, end)
     for word, at, stop in tokens:
         if at == start and stop <= end and word in _EDGE_WORDS:
             start = stop
     for word, at, stop in reversed(tokens):
         if stop == end and at >= start and word in _EDGE_WORDS:
             end = at
+    if end - start < 2:  # a name the segmenter cut into characters ("里|约" of 里约): no function word at its edge
+        start, end = whole
     raw = text[start:end].strip()
     return raw if len(raw) >= 2 and re.fullmatch(rf"[{CJK}A-Za-z0-9]+", raw) else None
 

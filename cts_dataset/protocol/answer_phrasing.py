@@ -27,7 +27,7 @@ ASKING_EN = frozenset(tokenize(
     "specifically particular specific certain any some only really actually assume guess exact thing something case "
     "like know tell say said correctly understand wondering confirm check talked well okay ok yes no also"))
 # "那一届", "这家", "一趟": a demonstrative or a count with its measure word points at a thing, it names none.
-_POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些批件张台枚份组轮艘架]?$")
+_POINTING_ZH = re.compile(r"^(?:[那这哪]一?|一)[个次届座条种部位家所场本款期版只辆趟班样些批件张台枚份组轮艘架科项门]?$")
 # Words a Chinese question says of the thing it names whatever the thing ("是2024年的数据吧？", "是从中医的
 # 说法来理解吗？"): no guess beside 2024年, 中医. A measure (长度, 票价) is one, unless the need says it.
 # Verbs and adverbs name no value a Chinese guess could be ("打算" in "您是打算二月去吧？", "举办", "发布"):

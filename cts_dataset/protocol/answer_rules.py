@@ -254,7 +254,9 @@ _AVOIDS_ZH = re.compile(r"避开|避免|除了|排除|不想|不要|(?<!是)不�
 _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算进|一起|一并|考虑)|还(?:要|需要|想)(?:知道|了解|包括|查)"
                       r"|算进去|计入|包括在内|包含在内|顺带|(?:都|逐一|分别|一一|详细)列出"
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
-                      r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)")
+                      r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)"
+                      r"|也列(?:出|上)|(?:需要|要不要|是否需要|需不需要)我?把[^，。？?]{1,20}(?:列出|列上|附上|补充)"
+                      r"|(?:是否|要不要|需不需要)需要[^，。？?]{0,12}(?:具体|详细|明细|对应|每)")  # "您是否需要每枚金牌对应的…？"
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
 # "是否包括复读生？" of a need that says 含复读生)
@@ -279,6 +281,7 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
 
 
 # A Chinese question for a day ("您打算哪天出发？"), which a year or a month does not answer.
+_WHICH_EDITION_ZH = re.compile(rf"哪一?届的?(?P<thing>[{CJK}]{{2,}})")  # 哪一届奥运会
 _WHEN_ANY_ZH = re.compile(r"什么时候|何时|什么时间")  # a time of any grain, not a year (哪一年) nor a day (哪天)
 _ASKS_A_DAY_ZH = re.compile(r"哪天|哪一天|几号|几月几[号日]|星期几|周几|礼拜几")
 _A_DAY_ZH = re.compile(r"\d+[日号]|[一二三四五六七八九十]+[日号]|星期|周[一二三四五六日末]|礼拜|节|假|平日|工作日|今天|明天|当天")
@@ -1013,7 +1016,8 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
 def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None:
     """The longest alternative of a Chinese choice that the intent writes whole and the query does not, where
     every other alternative the intent writes is part of it (Mate 60 Pro, not Mate 60 or Mate 60 Pro+)."""
-    core = _ASKS_MEANT_ZH.sub("", question).strip("？?。 ")
+    # the sentence that asks, after its lead-in: "请问您是独生子女还是非独生子女？两者的标准不同。"
+    core = re.sub(r"^(?:请问)?(?:[您你]是)?", "", _ASKS_MEANT_ZH.sub("", _asking_part(question))).strip("？?。 ")
     sides = [p.strip(" 的") for p in re.split(r"[、，,]|还是|或者|或是", core) if p.strip(" 的")]
     written = [p for p in sides if len(p) >= MIN_NAME_ZH and p in intent and p not in query]
     if len(sides) < 2 or not written:
@@ -1056,6 +1060,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
+    titles = [s for s in missing if language == "zh" and f"《{s.strip('《》')}》" in intent]
+    guessed_titles = re.findall(r"《[^》]+》", question) if titles else []
+    if guessed_titles and not any(t in intent for t in guessed_titles):
+        return Decision(titles[0], "confirmation", reply="no")  # "您是说《彷徨》吗？" of a need for 《呐喊》: another work
     if language == "zh" and SCOPED_PERSON_ZH.search(question) and ABOUT_THE_USER.search(question) \
             and not any(re.search(re.escape(s) + f"的?{PERSON_NOUN_ZH}", intent) for s in missing):
         return Decision(UNKNOWN, "confirmation")  # "您是国外游客吗？" of a need for 国内航班: who the user is
@@ -1245,7 +1253,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
-                            r"|^(?:请问)?是(?![否不])")  # "是广州市的政策吧？"
+                            r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)")  # "是广州市的政策吧？", "这里说的是…"
 
 
 # Words a yes/no question may say of the query's thing without naming anything of it ("competition", "event")
@@ -1290,6 +1298,8 @@ def _query_confirmed_zh(question: str, intent: str, query: str) -> str | None:
     sought = [r for r in held if re.search(re.escape(r) + r"(?:是|为|有)?(?:多少|几|哪|什么)", query)]
     run = max(typed or [r for r in held if len(r) >= MIN_RUN_ZH] or sought, key=len, default=None)
     run = run.rstrip("的") if run else run  # 单程票, not 单程票的
+    if run and is_zh_place(run):  # 上海市 as the query writes it, for the 上海 of "这里说的是上海的居住证积分"
+        run = next((run + level for level in "省市区县" if run + level in intent and run + level in query), run)
     if run is None or any(not holds(intent, w, "zh") and w not in _ADDS_NOTHING_ZH for w in content_words(asked[:asked.find(run)], "zh")):
         return None
     # the question's other words say what the need asks in other words (分值 of 多少分), or a time (全年), or nothing
@@ -1487,6 +1497,11 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
                                           and not (asked == "time" and kind(o) == "number") for o in missing)]
     if of_kind and asked == "region" and language == "en":
         return _at_level(question, pure or of_kind)
+    edition = _WHICH_EDITION_ZH.search(asking) if language == "zh" and asked == "time" and not of_kind else None
+    if edition:  # "请问是哪一届奥运会？" of a need for the 里约奥运会: the name the need gives it, where it dates it by none
+        named = [s for s in missing if s + edition.group("thing")[:2] in intent]
+        if named:
+            return Decision(max(named, key=len), "typed")
     if of_kind:
         span = (pure or of_kind)[0]
         if language == "zh" and asked == "time" and _WHEN_ANY_ZH.search(asking):
