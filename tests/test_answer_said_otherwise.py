@@ -222,3 +222,29 @@ def test_a_which_question_for_an_election_gets_the_year_and_for_a_tournament_its
     # no time left out: the occurrence is told otherwise
     pair = ("Who won the women's singles at Roland Garros in 2016?", "Who won the women's singles in 2016?")
     assert answered(pair, "Which tournament do you mean?", model_says=UNKNOWN_REPLY)[0] == "Roland Garros"
+
+
+def test_a_name_written_out_confirms_the_acronym_the_need_gives_and_not_one_set_apart():
+    pair = ("Which African country had the highest GDP growth in 2015 according to the IMF?",
+            "Which African country had the highest GDP growth in 2015?")
+    assert answered(pair, "Should I go by International Monetary Fund figures?") == ("Yes, IMF", "confirmation")
+    pair = ("Which is the largest city in the European Union by population?", "Which is the largest city by population?")
+    assert answered(pair, "Do you mean all of Europe, including countries outside the EU?",
+                    model_says=UNKNOWN_REPLY)[0] != "Yes, European Union"
+
+
+def test_a_contrast_after_right_and_a_dash_and_the_querys_words_in_another_case():
+    pair = ("What is the longest river in Southeast Asia by length?", "What is the longest river in Southeast Asia?")
+    assert answered(pair, "You mean Southeast Asia, right — not East Asia as a whole?") == ("Yes, Southeast Asia", "contrast")
+    pair = ("Who was the oldest player to win the Wimbledon women's singles in the Open Era?",
+            "Who was the oldest player to win the Wimbledon women's singles?")
+    assert answered(pair, "Women's singles, correct?") == ("Yes, women's singles", "confirmation")
+
+
+def test_the_querys_name_described_after_a_comma_is_confirmed_whole():
+    pair = ("Which opera house did Ludwig van Beethoven's patron fund in 1810?", "Which opera house did Ludwig van Beethoven's patron fund?")
+    assert answered(pair, "You mean Ludwig van Beethoven, the German composer?") == ("Yes, Ludwig van Beethoven", "confirmation")
+    # a name given after the comma is a guess, not a description
+    pair = ("Which is the fifth largest island in the world, and which countries share it?",
+            "Which is one of the largest islands in the world, and which countries share it?")
+    assert answered(pair, "Do you mean the very largest one, the island of Greenland?", model_says=UNKNOWN_REPLY)[0] != "Yes, largest"

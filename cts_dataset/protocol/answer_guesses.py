@@ -199,7 +199,28 @@ def named_levels(name: str) -> set[str]:
     return _run_levels(name) or {"name"}
 
 
-_JOINERS = frozenset(["of", "the", "with", "de", "del", "la", "le"])
+_JOINERS = frozenset(["of", "the", "with", "de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])
+
+
+def initials(run: str) -> str:
+    """The acronym a name makes of its words' first letters: IMF of "International Monetary Fund" (joiners
+    such as "of" and "the" left out)."""
+    return "".join(w[0] for w in re.findall(r"[A-Za-z][\w'’-]*", run) if w.lower() not in _JOINERS | {"and", "for"}).upper()
+
+
+def abbreviated(question: str, missing: list[str]) -> str | None:
+    """The acronym the query left out that the question writes out in full, or the name it left out that the
+    question abbreviates ("Should I use International Monetary Fund data?" for the IMF)."""
+    # not one the question sets apart ("all of Europe, including countries outside the EU?")
+    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than|including)\b", question)[0]
+    runs = capitalised_runs(question, skip_first=False)
+    caps = set(re.findall(r"\b[A-Z]{2,6}\b", question))
+    for span in missing:
+        if re.fullmatch(r"[A-Z]{2,6}", span) and any(len(r.split()) >= 2 and initials(r) == span for r in runs):
+            return span
+        if len(span.split()) >= 2 and span[:1].isupper() and initials(span) in caps:
+            return span
+    return None
 
 
 def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:

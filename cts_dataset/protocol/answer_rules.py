@@ -51,6 +51,7 @@ from cts_dataset.diagnostics.rules import classify, scores  # the one question-t
 from cts_dataset.protocol import answer_choices_zh, synonyms_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
+    abbreviated,
     agrees,
     asked_level,
     capitalised_runs,
@@ -917,6 +918,9 @@ def _region_not_world(question: str, intent: str, missing: list[str], language: 
 
 # "，也就是最低配置的价格" after a guess: the clarifier's gloss of it, no guess of its own
 _APPOSITIVE_ZH = re.compile(r"[，,](?:也就是说?|亦即|即)[^，,？?。]*?(?=[，,]?(?:对[吗吧]|是吗|吧|吗)?[？?。]|$)")
+_NAME_PARTICLES = frozenset(["von", "van", "de", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "al"])  # Herbert von Karajan
+# what an English question says of a name after it ("Herbert von Karajan, the Austrian conductor?")
+_APPOSITIVE_EN = re.compile(r",\s+(?:i\.e\.,?\s+|that is,?\s+|namely\s+)?(?:the|a|an)\s+[^,?]*\b[a-z][\w'’-]*\?\s*$")  # a common noun last
 # what a Chinese question says again in other words: an appositive, or a gloss in brackets ("今年（2024年）")
 _GLOSS_ZH = re.compile(rf"{_APPOSITIVE_ZH.pattern}|[（(][^）)（(]{{1,20}}[）)]")
 
@@ -1048,6 +1052,10 @@ def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", q
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
+    said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if gloss else None
+    if said and said.reply == "yes" and said.span in query and said.span[:1].isupper():
+        return said  # "You mean Herbert von Karajan, the Austrian conductor?": the query's own name, described
     glossed = [s for s in missing if language == "zh" and any(re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group())
                                                               for g in _GLOSS_ZH.finditer(question))]
     if glossed:  # "您指的是今年，也就是2024年的分数线吗？", "是今年（2024年）这一届的吗？": the need's value, said again
@@ -1060,6 +1068,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
+    short = abbreviated(question, missing) if language == "en" else None
+    if short:  # "Should I use International Monetary Fund data?" of a need according to the IMF
+        return Decision(short, "confirmation", reply="yes")
     titles = [s for s in missing if language == "zh" and f"《{s.strip('《》')}》" in intent]
     guessed_titles = re.findall(r"《[^》]+》", question) if titles else []
     if guessed_titles and not any(t in intent for t in guessed_titles):
@@ -1236,7 +1247,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                 and not TO_USER_AS_SUBJECT.search(question)]
         if said and (typed is None or typed.span == UNKNOWN):  # the name as the query writes it ("Gustav Mahler")
             runs = [r for r in (re.sub(r"['’]s$", "", r) for r in capitalised_runs(query, skip_first=False))
-                    if said[0] in r and r in intent and all(w[:1].isupper() for w in r.split())]  # not "Prime Minister of Canada"
+                    if said[0] in r and r in intent and all(w[:1].isupper() or w in _NAME_PARTICLES for w in r.split())]  # not "Prime Minister of Canada"
             return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
@@ -1273,8 +1284,10 @@ def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
     tokens = question.rstrip("?!. ").split()
     runs = {re.sub(r"^(?:the|a|an)\s+", "", " ".join(tokens[i:j]).strip(EDGE + ":"), flags=re.IGNORECASE)
             for i in range(len(tokens)) for j in range(i + 1, len(tokens) + 1)}  # "1998", not "the 1998"
-    held = [r for r in runs if content_words(r, "en") and not set(content_words(r, "en")) <= _GENERIC_THING_EN
-            and re.search(rf"\b{re.escape(r)}\b", query) and re.search(rf"\b{re.escape(r)}\b", intent)]
+    # as the intent writes it: "men's singles" for "Men's singles, correct?"
+    held = [found.group() for r in runs if content_words(r, "en") and not set(content_words(r, "en")) <= _GENERIC_THING_EN
+            and re.search(rf"\b{re.escape(r)}\b", query, re.IGNORECASE)
+            and (found := re.search(rf"\b{re.escape(r)}\b", intent, re.IGNORECASE))]
     typed = [r for r in held if span_type(r, "en") in ("time", "region")]
     return max(typed or held, key=len, default=None)
 
