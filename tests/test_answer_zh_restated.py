@@ -1,7 +1,10 @@
-"""Chinese confirmations that say the need's value again: in a gloss ("今年，也就是2025年", "今年（2025年）") or
-as a year said more finely ("2025年度") of a year the query writes itself."""
+"""Chinese questions that say the need's value again or otherwise: in a gloss ("今年，也就是2025年", "今年（2025年）"),
+as a year said more finely ("2025年度"), as a part of the year (半年报, 年末), with words the need cannot check
+("是省会长沙的那一所吗？"), as the query writes it; and the spans a segmenter's cuts must not break (里|约)."""
 
 from __future__ import annotations
+
+import pytest
 
 from cts_dataset.protocol.views import UNKNOWN
 from tests.test_answer_scope import answered
@@ -82,3 +85,31 @@ def test_offers_to_list_more_are_unknown():
     assert answered(pair, "需要我把优速通的价格也列出来吗？", "zh", model_says=UNKNOWN_REPLY) == (UNKNOWN, "scope")
     pair = ("2023年成都大运会跳水项目中国队获得了几枚金牌？", "2023年成都大运会中国队获得了几枚金牌？")
     assert answered(pair, "您是否需要每枚金牌对应的具体比赛项目？", "zh", model_says=UNKNOWN_REPLY) == (UNKNOWN, "scope")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("是2024年全年的营收吗？", "不是，2024年上半年"),  # another part of the year
+    ("您指的是2024年半年报里的数字吧？", "是的，2024年上半年"),  # 半年 for 上半年
+    ("是2023年上半年的吗？", "不是，2024年上半年"),  # the part agrees, the year does not
+])
+def test_a_part_of_the_year_confirms_or_stands_against_the_needs(question, expected):
+    pair = ("比亚迪2024年上半年的净利润是多少亿元？", "比亚迪2024年的净利润是多少亿元？")
+    assert answered(pair, question, "zh") == (expected, "confirmation")
+
+
+def test_the_end_of_a_year_said_otherwise_is_the_needs():
+    pair = ("截至2024年底，全国高铁运营里程是多少万公里？", "全国高铁运营里程是多少万公里？")
+    assert answered(pair, "是指到2024年年末为止的里程吗？", "zh") == ("是的，截至2024年底", "confirmation")
+    assert answered(pair, "是截至2023年底的吗？", "zh") == ("不是，截至2024年底", "confirmation")
+
+
+def test_the_needs_own_words_keep_their_province_and_their_whole_word():
+    pair = ("2025年每位旅客在海南离岛免税店的年度免税额度是多少元？", "每位旅客在海南离岛免税店的年度免税额度是多少元？")
+    assert answered(pair, "您问的是海南离岛免税，对吗？", "zh") == ("是的，海南离岛免税", "confirmation")
+    pair = ("2024年全国个人所得税收入是多少亿元？", "2024年全国税收收入是多少亿元？")
+    assert answered(pair, "是个税的收入吗？", "zh") == ("是的，个人所得税", "confirmation")
+
+
+def test_a_field_said_with_its_value_confirms_the_querys_value():
+    pair = ("乘坐上海地铁2号线从徐泾东站到浦东国际机场站全程需要多长时间？", "乘坐上海地铁2号线到浦东国际机场站全程需要多长时间？")
+    assert answered(pair, "终点是浦东国际机场站，对吗？", "zh") == ("是的，浦东国际机场站", "confirmation")

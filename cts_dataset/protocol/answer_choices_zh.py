@@ -99,7 +99,12 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
             while last < len(fused_query) and fused_query[last] == fused_query[last - (end - start)]:
                 last += 1  # "赛18强" of 预选赛18强赛 is as well "18强赛": the insertion as far on as it may go
             # only where the need inserts words: a replaced word may share its end with the query's (去泰国 for 出国)
-            if tag == "insert" and stop > last and blurred_query[query_at + last - end:].startswith(fused_query[last:stop]):
+            # (where what it ran on into is a word of the query's, or the segmenter's word is too short to be one
+            # of the need's: not the 税 of 个人所得税, though the query's 税收收入 begins with it)
+            at_query = query_at + last - end
+            if tag == "insert" and stop > last and blurred_query[at_query:].startswith(fused_query[last:stop]) \
+                    and (at_query + stop - last in {stop_q for _, _, stop_q in words(blurred_query)}
+                         or len(inside[-1][0]) <= 2):
                 stop = last  # "庚辰|本现|藏于": the segmenter ran on into the query's own 现藏于
             spans.append(fused_query[inside[0][1]:stop])
             spans += _runs(inside, fused_query)

@@ -284,3 +284,26 @@ def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str
                     and not same_number(guess, window):
                 found.append((differs, len(window), window))
     return found
+
+
+# Parts of a year a figure may cover: 全年 against 上半年, 年末 as 年底 ("是2024年全年的营收吗？" for 上半年)
+_PERIOD_ZH = re.compile(r"全年|[上下]半年|半年|前三季度|第?[一二三四1-4]季度|年初|年中|年底|年末")
+_SAME_PERIOD_ZH = {"年末": "年底", "半年": "上半年"}
+
+
+def _period(text: str) -> str:
+    return _SAME_PERIOD_ZH.get(text, text.lstrip("第").translate(str.maketrans("1234", "一二三四")))
+
+
+def period_zh(question: str, missing: list[str]) -> tuple[str, bool] | None:
+    """The part of a year the need left out, where the question names one, and whether the two agree:
+    (2024年上半年, False) for "是2024年全年的营收吗？", (2024年底, True) for "是指2024年年末的数字吗？"."""
+    said = {_period(p) for p in _PERIOD_ZH.findall(question)}
+    own = [s for s in missing if _PERIOD_ZH.search(s) and span_type(s, "zh") == "time"
+           and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
+    if not said or not own:
+        return None
+    span = max(own, key=len)
+    years = [set(re.findall(YEAR, t)) for t in (question, span)]  # "是截至2022年底的吗？" for 2023年底: another year
+    return span, said == {_period(p) for p in _PERIOD_ZH.findall(span)} and not (all(years) and not years[0] & years[1])
+

@@ -97,6 +97,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     ordinal_agreeing_zh,
     ordinal_key,
     other_edition_zh,
+    period_zh,
     rival_bound_zh,
     rival_place_zh,
     rival_scope_zh,
@@ -1068,6 +1069,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     plain = _plain_instead(question, intent, query, missing, language)
     if plain:  # "Do you mean the standard Model S?" for the Plaid: no, and which
         return Decision(plain, "confirmation", reply="no")
+    period = period_zh(question, missing) if language == "zh" else None
+    if period:  # "是2024年全年的营收吗？" of a need for 2024年上半年: no, and which part of the year
+        return Decision(period[0], "confirmation", reply="yes" if period[1] else "no")
     short = abbreviated(question, missing) if language == "en" else None
     if short:  # "Should I use International Monetary Fund data?" of a need according to the IMF
         return Decision(short, "confirmation", reply="yes")
@@ -1176,7 +1180,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         exemplified = language == "en" and bool(guessed(question, intent, language))
         return Decision(span, "confirmation", reply="yes" if exemplified else None) if span else None
     confirmed = _query_confirmed_zh(question, intent, query) \
-        if language == "zh" and query and not new and not any(kind_of(g, language) for g in guesses) else None
+        if language == "zh" and query and not new and not any(kind_of(g, language) and g not in query for g in guesses) else None
     if confirmed:  # "您问的是本科学历对应的分值，对吗？" of a query that says 本科学历: yes, its own words
         return Decision(confirmed, "confirmation", reply="yes")
     if guesses and not new:
@@ -1264,7 +1268,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
-                            r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)")  # "是广州市的政策吧？", "这里说的是…"
+                            r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)"
+                            r"|^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")  # "是广州市的政策吧？", "这里说的是…"
 
 
 # Words a yes/no question may say of the query's thing without naming anything of it ("competition", "event")

@@ -200,7 +200,8 @@ def without_province(question: str, need: str) -> str:
             for end in (at, at - 1):
                 start = end - size
                 if at > 0 and start >= 0 and (end == at or question[end] == "省") \
-                        and zh_place_level(question[start:end]) == "province" and question[start:end] != name:
+                        and zh_place_level(question[start:end]) == "province" and question[start:end] != name \
+                        and question[start:at + len(name)] not in need:  # not the need's own 海南离岛 (免税)
                     return question[:start] + question[at:]
     return question
 
