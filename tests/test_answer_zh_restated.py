@@ -113,3 +113,13 @@ def test_the_needs_own_words_keep_their_province_and_their_whole_word():
 def test_a_field_said_with_its_value_confirms_the_querys_value():
     pair = ("乘坐上海地铁2号线从徐泾东站到浦东国际机场站全程需要多长时间？", "乘坐上海地铁2号线到浦东国际机场站全程需要多长时间？")
     assert answered(pair, "终点是浦东国际机场站，对吗？", "zh") == ("是的，浦东国际机场站", "confirmation")
+
+
+def test_which_one_of_a_set_or_an_item_gets_the_one_span_left_out():
+    pair = ("2025年高考新课标一卷数学压轴题考的是什么？", "2025年高考数学压轴题考的是什么？")
+    assert answered(pair, "请问是哪一套试卷？", "zh") == ("新课标一卷", "meant")
+    pair = ("2024年个人所得税汇算中，住房贷款利息专项附加扣除的标准是每月多少元？", "2024年个人所得税汇算中，专项附加扣除的标准是每月多少元？")
+    assert answered(pair, "专项附加扣除包含多个项目，请问您想了解哪一项？", "zh") == ("住房贷款利息", "meant")
+    # 哪个 with its own noun names the kind it asks: not the span of another ("哪个品牌的手机？" for Pro)
+    pair = ("小米14 Ultra的电池容量是多少毫安？", "小米14的电池容量是多少毫安？")
+    assert answered(pair, "您问的是哪个品牌的手机？", "zh", model_says=UNKNOWN_REPLY)[0] != "Ultra"

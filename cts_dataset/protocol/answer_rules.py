@@ -503,8 +503,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
 
 
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
-# "您指的是哪一款？", "请问是哪一次考试？", "您问的是哪个馆？": which one of the query's thing
-_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期])|个(?:版本|型号))[\u4e00-\u9fff]{0,6}?(?:呢)?[？?]\s*$")
+# "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？": which one of the query's thing
+_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期套项])[\u4e00-\u9fff]{0,6}?|个(?:版本|型号)[\u4e00-\u9fff]{0,6}?|一个)(?:呢)?[？?]\s*$")
 
 
 def _which_one_zh(question: str, missing: list[str]) -> str | None:
