@@ -123,3 +123,14 @@ def test_which_one_of_a_set_or_an_item_gets_the_one_span_left_out():
     # 哪个 with its own noun names the kind it asks: not the span of another ("哪个品牌的手机？" for Pro)
     pair = ("小米14 Ultra的电池容量是多少毫安？", "小米14的电池容量是多少毫安？")
     assert answered(pair, "您问的是哪个品牌的手机？", "zh", model_says=UNKNOWN_REPLY)[0] != "Ultra"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("您是按河流长度来比较吗？", "不是，按流域面积计算"),
+    ("是按流域面积算的吗？", "是的，按流域面积计算"),
+    ("请问您说的“最大”以什么指标来衡量？", "按流域面积计算"),
+    ("请问您说的“最大”按什么口径计算？", "按流域面积计算"),  # asks, guesses nothing
+])
+def test_what_a_chinese_need_counts_by_is_asked_or_guessed(question, expected):
+    pair = ("按流域面积计算，黄河最大的支流是哪一条？", "黄河最大的支流是哪一条？")
+    assert answered(pair, question, "zh") == (expected, "criterion")

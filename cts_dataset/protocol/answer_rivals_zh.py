@@ -307,3 +307,23 @@ def period_zh(question: str, missing: list[str]) -> tuple[str, bool] | None:
     years = [set(re.findall(YEAR, t)) for t in (question, span)]  # "是截至2022年底的吗？" for 2023年底: another year
     return span, said == {_period(p) for p in _PERIOD_ZH.findall(span)} and not (all(years) and not years[0] & years[1])
 
+
+# What a Chinese need ranks or counts by ("按流域面积计算", "按出货量排名"), and a question that asks for it or
+# guesses one ("排名依据是什么？", "您是按河流长度来比较吗？")
+_BY_ZH = r"按(?:照)?(?P<by>[\u4e00-\u9fff]{2,6}?)(?:来)?(?:计算|统计|排名|排序|比较|衡量|算|排)"
+_YARDSTICK_ZH = re.compile(_BY_ZH)
+_ASKS_YARDSTICK_ZH = re.compile(r"依据|口径|按什么|按哪|以什么|怎么(?:算|比较|排|衡量)|什么标准")
+
+
+def yardstick_zh(question: str, intent: str, missing: list[str]) -> tuple[str, str | None] | None:
+    """The span the need left out that says what it ranks by, where the question asks for a yardstick or
+    guesses one, with yes or no to a guess: (按流域面积, "no") for "您是按河流长度来比较吗？"."""
+    stated = _YARDSTICK_ZH.search(intent)
+    if not stated or not any(stated.group("by") in s for s in missing):
+        return None
+    span = next((s for s in missing if s.startswith("按") and stated.group("by") in s), stated.group("by"))
+    guess = _YARDSTICK_ZH.search(question)
+    if guess and not re.search(r"什么|哪|何", guess.group("by")):  # "按什么口径计算？" asks, it guesses nothing
+        return span, "yes" if guess.group("by") in stated.group("by") or stated.group("by") in guess.group("by") else "no"
+    return (span, None) if _ASKS_YARDSTICK_ZH.search(question) else None
+

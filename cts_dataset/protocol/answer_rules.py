@@ -106,6 +106,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     variant_of_zh,
     whole_zh,
     with_what_is_asked,
+    yardstick_zh,
 )
 from cts_dataset.protocol.answer_scope import (
     ALSO,
@@ -394,6 +395,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
             return Decision((left or ranks)[0], "rank")
+    stated = yardstick_zh(question, intent, missing) if language == "zh" else None
+    if stated:  # "您是按河流长度来比较吗？" of a need 按流域面积计算: no, and what it counts by
+        return Decision(stated[0], "criterion", reply=stated[1])
     which = _WHICH_ONE_ZH.search(question) if language == "zh" else None
     counted = [s for s in missing if which and ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
