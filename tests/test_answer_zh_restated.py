@@ -59,7 +59,7 @@ def test_a_name_the_segmenter_cuts_into_characters_is_left_out_whole():
     assert missing_spans(pair[0], pair[1], "zh") == ["里约"]
     assert answered(pair, "是2008年北京奥运会的小组赛吗？", "zh") == ("不是，里约", "confirmation")
     # a which-question for an edition the need names by its place
-    assert answered(pair, "请问是哪一届奥运会？", "zh") == ("里约", "typed")
+    assert answered(pair, "请问是哪一届奥运会？", "zh") == ("里约奥运会", "typed")
 
 
 def test_a_choice_about_the_user_that_the_need_writes_whole_and_a_reason_after_it():
@@ -134,3 +134,22 @@ def test_which_one_of_a_set_or_an_item_gets_the_one_span_left_out():
 def test_what_a_chinese_need_counts_by_is_asked_or_guessed(question, expected):
     pair = ("按流域面积计算，黄河最大的支流是哪一条？", "黄河最大的支流是哪一条？")
     assert answered(pair, question, "zh") == (expected, "criterion")
+
+
+def test_a_reason_after_a_question_about_the_user_guesses_nothing():
+    pair = ("广州南站到深圳北站G6001次列车的一等座票价是多少？", "广州南站到深圳北站G6001次列车的票价是多少？")
+    assert answered(pair, "请问您是学生吗？学生可以享受优惠票价。", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+    pair = ("成都市2024年灵活就业人员医疗保险最低缴费金额是多少？", "2024年医疗保险最低缴费金额是多少？")
+    assert answered(pair, "请问您之前是否有过单位职工医保的缴费记录？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_a_contrasted_side_that_says_more_than_the_need_is_still_its_side():
+    pair = ("杭州市首套房商业贷款的首付比例最低是多少？", "商业贷款的首付比例最低是多少？")
+    assert answered(pair, "您问的是纯商业贷款，不是公积金贷款，对吗？", "zh") == ("是的，商业贷款", "contrast")
+
+
+def test_which_edition_gets_its_whole_name_and_the_other_sex_is_a_rival():
+    pair = ("中国代表团在2021年东京奥运会上获得了多少枚银牌？", "中国代表团在奥运会上获得了多少枚银牌？")
+    assert answered(pair, "请问是哪一届奥运会？", "zh") == ("2021年东京奥运会", "typed")
+    pair = ("中国首位获得奥运会游泳金牌的女运动员是谁？", "中国首位获得奥运会游泳金牌的运动员是谁？")
+    assert answered(pair, "您是问首位男运动员吗？", "zh") == ("不是，女运动员", "confirmation")

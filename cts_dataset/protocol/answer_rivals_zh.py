@@ -327,3 +327,18 @@ def yardstick_zh(question: str, intent: str, missing: list[str]) -> tuple[str, s
         return span, "yes" if guess.group("by") in stated.group("by") or stated.group("by") in guess.group("by") else "no"
     return (span, None) if _ASKS_YARDSTICK_ZH.search(question) else None
 
+
+_OTHER_SEX_ZH = {"男": "女", "女": "男"}
+
+
+def rival_sex_zh(question: str, intent: str, missing: list[str]) -> str | None:
+    """The span the need left out that names one sex, where the question names the other and the need does
+    not, said with what follows it in both (女航天员 for "您是问首位男航天员吗？")."""
+    for span in missing:
+        for sex, other in _OTHER_SEX_ZH.items():
+            if sex in span and other in question and other not in intent:
+                at = question.find(other)
+                said = [question[at:end].replace(other, sex, 1) for end in range(len(question), at, -1)]
+                return next((w for w in said if w in intent and len(w) > len(span)), span)
+    return None
+

@@ -101,6 +101,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     rival_bound_zh,
     rival_place_zh,
     rival_scope_zh,
+    rival_sex_zh,
     rival_value_zh,
     same_number,
     variant_of_zh,
@@ -301,8 +302,10 @@ _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
 # What is the user's, or a source's, not the need's value: "宝宝的父母有一方是上海户籍吗？", "是按统计局公布的数据吗？"
 _OF_THE_USER_ZH = re.compile(r"户籍|户口|会员|公布|发布|口径|来源")
-# How long the user has done something ("您参与摇号已经多少年了？"): no date of the need answers it.
-_OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)|[您你][^，。？?]{0,12}(?:几年|多少年|多久)了")
+# How long the user has done something ("您参与摇号已经多少年了？"), or whether they ever did ("您之前是否有过
+# 单位职工养老保险的缴费记录？"): nothing of the need answers it.
+_OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)|[您你][^，。？?]{0,12}(?:几年|多少年|多久)了"
+                          r"|[您你](?:之前|以前|此前|曾经?)?(?:是否|有没有)(?:有过|[\u4e00-\u9fff]{1,3}过)")  # "您之前是否有过…记录？"
 # A Chinese alternative that gives a value of a time or a number: digits, a numeral with its measure word
 # (三月, 两个), or a time said relative to now (去年, 更早); not 三亚 or 附近.
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
@@ -1057,6 +1060,9 @@ def _a_word_zh(span: str, question: str, missing: list[str], intent: str = "", q
 
 def _confirmation(question: str, intent: str, query: str, missing: list[str], spans: list[str],
                   language: str) -> Decision | None:
+    asking = _asking_part(question) if language == "zh" else question
+    if asking != question:  # "请问您是学生吗？学生可以享受优惠票价。": a reason after it guesses nothing
+        return _confirmation(asking, intent, query, missing, spans, language)
     gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
     said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if gloss else None
     if said and said.reply == "yes" and said.span in query and said.span[:1].isupper():
@@ -1123,7 +1129,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
-            or synonyms_zh.stood_against(question, intent, missing)
+            or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
@@ -1519,11 +1525,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
                                           and not (asked == "time" and kind(o) == "number") for o in missing)]
     if of_kind and asked == "region" and language == "en":
         return _at_level(question, pure or of_kind)
-    edition = _WHICH_EDITION_ZH.search(asking) if language == "zh" and asked == "time" and not of_kind else None
-    if edition:  # "请问是哪一届奥运会？" of a need for the 里约奥运会: the name the need gives it, where it dates it by none
-        named = [s for s in missing if s + edition.group("thing")[:2] in intent]
+    edition = _WHICH_EDITION_ZH.search(asking) if language == "zh" and asked == "time" else None
+    if edition:  # "请问是哪一届奥运会？" of a need for the 里约奥运会 or the 2024年巴黎奥运会: the edition by its whole name
+        thing = edition.group("thing")
+        named = [s for s in missing if s + thing[:2] in intent]
         if named:
-            return Decision(max(named, key=len), "typed")
+            span = max(named, key=len)
+            return Decision(span + thing if span + thing in intent else span, "typed")
     if of_kind:
         span = (pure or of_kind)[0]
         if language == "zh" and asked == "time" and _WHEN_ANY_ZH.search(asking):

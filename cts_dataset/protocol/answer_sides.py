@@ -40,13 +40,15 @@ MIN_RUN_ZH = 4  # characters of an untyped run of the query that a question conf
 
 def side_held(guess: str, other: str, intent: str, spans: list[str], language: str) -> tuple[str, bool] | None:
     """The side of a contrast whose own words the intent holds, where it holds none of the other's, with the
-    shortest span of the intent that holds them; and whether it is the guess."""
+    shortest span of the intent that holds them; and whether it is the guess. A Chinese side may say more
+    than the intent (纯 of "纯商业贷款，不是公积金贷款"): the words of its own the intent holds are enough."""
     sides = [guess, other]
     own = [[w for w in content_words(side, language) if not holds(sides[1 - i], w, language)] for i, side in enumerate(sides)]
     for i in (0, 1):
-        if own[i] and own[1 - i] and all(holds(intent, w, language) for w in own[i]) \
+        held = [w for w in own[i] if holds(intent, w, language)]
+        if own[i] and own[1 - i] and held and (language == "zh" or held == own[i]) \
                 and not any(holds(intent, w, language) for w in own[1 - i]):
-            holding = [s for s in spans if all(holds(s, w, language) for w in own[i])]
+            holding = [s for s in spans if all(holds(s, w, language) for w in held)]
             if holding:
                 return min(holding, key=len), i == 0
     return None
