@@ -248,3 +248,27 @@ def test_the_querys_name_described_after_a_comma_is_confirmed_whole():
     pair = ("Which is the fifth largest island in the world, and which countries share it?",
             "Which is one of the largest islands in the world, and which countries share it?")
     assert answered(pair, "Do you mean the very largest one, the island of Greenland?", model_says=UNKNOWN_REPLY)[0] != "Yes, largest"
+
+
+def test_which_season_gets_the_year_not_the_league_before_it():
+    pair = ("Which club won the Grey Cup in the 1996 CFL season?", "Which club won the Grey Cup?")
+    assert answered(pair, "Which season?")[0] == "1996 CFL season"
+
+
+def test_the_other_sex_named_with_a_winner_is_a_rival_not_a_guess_of_the_answer():
+    pair = ("What was the winning time in the women's 10,000 metres at the 2016 Rio Olympics?",
+            "What was the winning time in the 10,000 metres at the 2016 Rio Olympics?")
+    assert answered(pair, "The men's race, the one Mo Farah won?") == ("No, women's", "confirmation")
+    pair = ("Who was the oldest player to score in a men's FIFA World Cup match?", "Who was the oldest player to score in a FIFA World Cup match?")
+    assert answered(pair, "Are you asking about the Women's World Cup?") == ("No, men's", "confirmation")
+
+
+def test_and_not_contrasts_a_period_asked_and_a_which_after_could_you_tell_me():
+    pair = ("Which country won the most gold medals at the 2014 Winter Paralympics?", "Which country won the most gold medals at the Winter Paralympics?")
+    assert answered(pair, "To be clear, you mean the Paralympics and not the Olympics?") == ("Yes, Paralympics", "contrast")
+    pair = ("Which club has won the most FA Cup titles since 1980?", "Which club has won the most FA Cup titles?")
+    assert answered(pair, "Over what period should I count the titles?") == ("1980", "typed")
+    pair = ("What share of Norway's electricity came from wind power in 2020?", "What share of electricity came from wind power in 2020?")
+    assert answered(pair, "To find the right figures, could you tell me which country or region you're interested in?")[0] == "Norway's"
+    pair = ("What is the highest peak of the Andes in Peru?", "What is the highest peak of the Andes?")
+    assert "Peru" in answered(pair, "For the whole range, or within a particular country?")[0]

@@ -199,6 +199,21 @@ def named_levels(name: str) -> set[str]:
     return _run_levels(name) or {"name"}
 
 
+_SEXES = {"men": "women", "women": "men", "man": "woman", "woman": "man", "male": "female", "female": "male",
+          "boys": "girls", "girls": "boys", "mens": "womens", "womens": "mens"}
+
+
+def other_sex(question: str, missing: list[str]) -> str | None:
+    """The span the query left out that names one sex where the question names only the other: "women's" for
+    "The men's race, the one Stephen Kiprotich won?", "men's" for "Are you asking about the Women's World Cup?"."""
+    said = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", question)}
+    for span in missing:
+        own = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", span)} & _SEXES.keys()
+        if own and not own & said and any(_SEXES[w] in said for w in own):
+            return span
+    return None
+
+
 _JOINERS = frozenset(["of", "the", "with", "de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])
 
 

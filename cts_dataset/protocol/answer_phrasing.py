@@ -136,7 +136,7 @@ def is_either_or(question: str, language: str) -> bool:
 
 # "You mean the year 1900, not 1910, right?", "the Summer Games rather than the Winter ones?": a guess and the
 # value it is told from. Not "whether or not", nor "but not" (what to count: "cities but not towns?").
-_CONTRAST_EN = re.compile(r"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?not|\s+(?:rather than|instead of|as opposed to))"
+_CONTRAST_EN = re.compile(r"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?not|\s+(?:and|but)\s+not|\s+(?:rather than|instead of|as opposed to))"
                           r"\s+(?P<other>[^;?]+?)"
                           r"(?=,\s*(?:right|correct|yes|is that)\b|[;?]|$)",
                           re.IGNORECASE)

@@ -61,6 +61,7 @@ from cts_dataset.protocol.answer_guesses import (
     levels_as_written,
     levels_asked,
     of_other_level,
+    other_sex,
     place_levels,
     qualifies_the_query,
     rival_of,
@@ -195,6 +196,7 @@ _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪�
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
 _WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?|elections?)\b",
                             re.IGNORECASE)
+_ASKS_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:period|years|time ?frame|span of \w+|date range)\b", re.IGNORECASE)
 _ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
 _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+time\b",
                          re.IGNORECASE)
@@ -215,7 +217,8 @@ _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tel
                          r"indicate)\s+|please (?:specify|tell me|clarify|say)\s+)?(?:[\w'’-]+\s+){0,3}?"
                          r"(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # the clause after a lead-in's comma ("There was no men's World Cup in 2011, so which tournament do you mean?")
-_AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
+_AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:(?:could|can|would)\s+you\s+(?:please\s+)?(?:tell me|let me know|say)\s+)?"
+                            r"(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -382,8 +385,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # "Should I rank the lakes by water volume?" of a need ranked by surface area: the user says what they
         # rank by, neither yes nor no (the guess may name it in other words)
         return Decision(stated, "criterion", reply="")
-    if language == "en" and query and asks_method(question, intent, query) \
+    period = bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)
+    if language == "en" and query and asks_method(question, intent, query) and not period \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
+        # (not "Over what period should I count the wins?" of a need since 1990: the need's time answers it)
         # "Should I count only freshwater lakes?" of a need for the largest saltwater lake: a question of what
         # to count is answered by the kind the need counts, where the query left out a word of no kind right
         # before the thing the question counts; else unknown
@@ -481,7 +486,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    before = _named_before(question, intent, query, missing) if language == "en" else None
+    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing)
+    # (not for "Which season?" of the 1993–94 NHL season: the year tells the season, the league does not)
+    before = _named_before(question, intent, query, missing) if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
         return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -855,7 +862,7 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 
 _ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|某一?[个年届次款](?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined)\b|所有|历年|全部|总体|整体|累计",
+_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|the (?:whole|entire))\b|所有|历年|全部|总体|整体|累计",
                        re.IGNORECASE)
 
 
@@ -1116,7 +1123,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
-    rival = rival_of(question, guesses, intent, query, missing) if language == "en" \
+    rival = (rival_of(question, guesses, intent, query, missing) or other_sex(question, missing)) if language == "en" \
         else rival_value_zh(question, guesses, missing)
     if language == "zh" and ABOUT_THE_USER.search(question) and any(
             g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
