@@ -242,8 +242,11 @@ def test_a_contrast_after_right_and_a_dash_and_the_querys_words_in_another_case(
 
 
 def test_the_querys_name_described_after_a_comma_is_confirmed_whole():
-    pair = ("Which opera house did Ludwig van Beethoven's patron fund in 1810?", "Which opera house did Ludwig van Beethoven's patron fund?")
+    pair = ("Which symphony did the composer Ludwig van Beethoven finish in 1824?", "Which symphony did the composer Ludwig van Beethoven finish?")
     assert answered(pair, "You mean Ludwig van Beethoven, the German composer?") == ("Yes, Ludwig van Beethoven", "confirmation")
+    # a description the intent does not bear out by its head ("pianist") or a year of its own confirms nothing
+    assert answered(pair, "You mean Ludwig van Beethoven, the German pianist?", model_says=UNKNOWN_REPLY)[0] != "Yes, Ludwig van Beethoven"
+    assert answered(pair, "You mean Ludwig van Beethoven, the 1824 composer?", model_says=UNKNOWN_REPLY)[0] != "Yes, Ludwig van Beethoven"
     # a name given after the comma is a guess, not a description
     pair = ("Which is the fifth largest island in the world, and which countries share it?",
             "Which is one of the largest islands in the world, and which countries share it?")
@@ -272,3 +275,18 @@ def test_and_not_contrasts_a_period_asked_and_a_which_after_could_you_tell_me():
     assert answered(pair, "To find the right figures, could you tell me which country or region you're interested in?")[0] == "Norway's"
     pair = ("What is the highest peak of the Andes in Peru?", "What is the highest peak of the Andes?")
     assert "Peru" in answered(pair, "For the whole range, or within a particular country?")[0]
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("Which is the oldest skyscraper still standing in New York?", "Which is the oldest skyscraper still standing?"),
+     "Should I go by the NY Times list?"),
+    (("What is the average rent for a studio flat in Hong Kong in 2022?", "What is the average rent for a studio flat in 2022?"),
+     "Should I quote the rent in HK dollars?"),
+])
+def test_an_acronym_that_names_something_else_confirms_no_place(pair, question):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+def test_which_tournament_gets_no_year_where_the_need_names_the_tournament_too():
+    pair = ("Who won the 2010 women's singles title at Wimbledon?", "Who won the women's singles title?")
+    assert answered(pair, "Which tournament do you mean?", model_says=UNKNOWN_REPLY)[0] != "2010"

@@ -153,3 +153,31 @@ def test_which_edition_gets_its_whole_name_and_the_other_sex_is_a_rival():
     assert answered(pair, "请问是哪一届奥运会？", "zh") == ("2021年东京奥运会", "typed")
     pair = ("中国首位获得奥运会游泳金牌的女运动员是谁？", "中国首位获得奥运会游泳金牌的运动员是谁？")
     assert answered(pair, "您是问首位男运动员吗？", "zh") == ("不是，女运动员", "confirmation")
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    # a gloss that negates, or one about the user
+    (("2024年全国民航旅客运输量是多少？", "全国民航旅客运输量是多少？"), "是2023年的数据（不含2024年）吗？"),
+    (("上海居住证积分达到多少分可以落户？", "居住证积分达到多少分可以落户？"), "您本人是外地户籍（非上海户籍）吗？"),
+    # the query's year said finely, of the user
+    (("2024年浙江高考物理类本科线是多少？", "2024年浙江高考本科线是多少？"), "您孩子是2024年度毕业的吗？"),
+    # a title in a clause, not guessed
+    (("鲁迅的小说集《彷徨》收录了多少篇小说？", "鲁迅的小说集收录了多少篇小说？"), "是收录在《鲁迅全集》里的那个版本吗？"),
+    # half a year counted back from now, or a publication at the start of a year
+    (("2024年上半年杭州新能源车指标中签率是多少？", "杭州新能源车指标中签率是多少？"), "您的社保是否已连续缴纳满半年？"),
+    (("2024年上半年深圳市二手房成交量是多少？", "深圳市二手房成交量是多少？"), "您是打算在半年内买房吗？"),
+    (("2024年末杭州市常住人口是多少？", "2024年杭州市常住人口是多少？"), "是年初公布的那份统计公报的数据吗？"),
+    # a source, a unit, a grain or the user: no yardstick
+    (("按流域面积计算，中国第二大的河流是哪条？", "中国第二大的河流是哪条？"), "需要给出数据来源依据吗？"),
+    (("按出货量排名，2024年全球最大的平板电脑厂商是哪家？", "2024年全球最大的平板电脑厂商是哪家？"), "您是以什么用途购买平板？"),
+    (("按流域面积计算，中国第三大的河流是哪条？", "中国第三大的河流是哪条？"), "您是以什么身份查询的？"),
+])
+def test_rules_for_glosses_years_titles_parts_of_the_year_and_yardsticks_do_not_overreach(pair, question):
+    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] in (UNKNOWN, "不是，2024年")
+
+
+def test_asking_to_narrow_to_a_district_is_no_offer_and_a_choice_of_yardsticks_is_the_either_or_rules():
+    pair = ("2024年广州市天河区二手房成交均价是多少？", "2024年广州市二手房成交均价是多少？")
+    assert answered(pair, "是否需要具体到某个区的数据？", "zh")[0].endswith("天河区")
+    pair = ("按出货量排名，2024年全球最大的平板电脑厂商是哪家？", "2024年全球最大的平板电脑厂商是哪家？")
+    assert answered(pair, "是按出货量还是按销售额排名？", "zh") == ("按出货量", "either_or")

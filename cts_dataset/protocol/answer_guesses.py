@@ -214,7 +214,8 @@ def other_sex(question: str, missing: list[str]) -> str | None:
     return None
 
 
-_JOINERS = frozenset(["of", "the", "with", "de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])
+NAME_PARTICLES = frozenset(["de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])  # Herbert von Karajan
+_JOINERS = frozenset(["of", "the", "with"]) | NAME_PARTICLES
 
 
 def initials(run: str) -> str:
@@ -224,18 +225,13 @@ def initials(run: str) -> str:
 
 
 def abbreviated(question: str, missing: list[str]) -> str | None:
-    """The acronym the query left out that the question writes out in full, or the name it left out that the
-    question abbreviates ("Should I use International Monetary Fund data?" for the IMF)."""
+    """The acronym the query left out that the question writes out in full ("Should I use International
+    Monetary Fund data?" for the IMF). Not the other way round: "NY Times", "HK dollars" name other things."""
     # not one the question sets apart ("all of Europe, including countries outside the EU?")
-    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than|including)\b", question)[0]
+    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than)\b", question)[0]
     runs = capitalised_runs(question, skip_first=False)
-    caps = set(re.findall(r"\b[A-Z]{2,6}\b", question))
-    for span in missing:
-        if re.fullmatch(r"[A-Z]{2,6}", span) and any(len(r.split()) >= 2 and initials(r) == span for r in runs):
-            return span
-        if len(span.split()) >= 2 and span[:1].isupper() and initials(span) in caps:
-            return span
-    return None
+    return next((s for s in missing if re.fullmatch(r"[A-Z]{2,6}", s)
+                 and any(len(r.split()) >= 3 and initials(r) == s for r in runs)), None)
 
 
 def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:

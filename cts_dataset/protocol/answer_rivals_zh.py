@@ -85,13 +85,13 @@ def bounds_zh(text: str) -> set[tuple[str, str, bool]]:
 
 
 _EDITION_ZH = re.compile(r"(?:[A-Za-z0-9+]+|[\u4e00-\u9fff]{1,3})(?:版|款)")
-_POINTING_ZH = re.compile(r"[那这哪一的]")  # 那一款 points at an edition, it names none
+_NO_EDITION_ZH = re.compile(r"[那这哪一的]")  # 那一款 points at an edition, it names none
 
 
 def other_edition_zh(question: str, missing: list[str]) -> str | None:
     """The edition the need left out that another guessed edition stands against: 标准版 for "是Max版吗？"."""
     own = [s for s in missing if re.search(r"[版款]$", s) and len(s) > 1 and s not in question]
-    said = [m.group() for m in _EDITION_ZH.finditer(question) if not _POINTING_ZH.search(m.group())]
+    said = [m.group() for m in _EDITION_ZH.finditer(question) if not _NO_EDITION_ZH.search(m.group())]
     return own[0] if own and said and not any(s in o or o in s for s in said for o in own) else None
 
 
@@ -287,8 +287,9 @@ def _written_alike(guess: str, span: str, said: str) -> list[tuple[int, int, str
 
 
 # Parts of a year a figure may cover: 全年 against 上半年, 年末 as 年底 ("是2024年全年的营收吗？" for 上半年)
-_PERIOD_ZH = re.compile(r"全年|[上下]半年|半年|前三季度|第?[一二三四1-4]季度|年初|年中|年底|年末")
-_SAME_PERIOD_ZH = {"年末": "年底", "半年": "上半年"}
+# (半年报 and 半年度 are the first half; 满半年, 半年内, 近半年 count back from now; 年初公布 dates a publication)
+_PERIOD_ZH = re.compile(r"全年|[上下]半年|半年报|半年度|前三季度|第?[一二三四1-4]季度|年初(?!公布|发布)|年中|年底|年末")
+_SAME_PERIOD_ZH = {"年末": "年底", "半年报": "上半年", "半年度": "上半年"}
 
 
 def _period(text: str) -> str:
@@ -298,6 +299,8 @@ def _period(text: str) -> str:
 def period_zh(question: str, missing: list[str]) -> tuple[str, bool] | None:
     """The part of a year the need left out, where the question names one, and whether the two agree:
     (2024年上半年, False) for "是2024年全年的营收吗？", (2024年底, True) for "是指2024年年末的数字吗？"."""
+    if ABOUT_THE_USER.search(question):  # "您是打算在半年内买房吗？": the user's time, not the need's
+        return None
     said = {_period(p) for p in _PERIOD_ZH.findall(question)}
     own = [s for s in missing if _PERIOD_ZH.search(s) and span_type(s, "zh") == "time"
            and not any(o != s and o in s and span_type(o, "zh") == "region" for o in missing)]
@@ -310,9 +313,10 @@ def period_zh(question: str, missing: list[str]) -> tuple[str, bool] | None:
 
 # What a Chinese need ranks or counts by ("按流域面积计算", "按出货量排名"), and a question that asks for it or
 # guesses one ("排名依据是什么？", "您是按河流长度来比较吗？")
-_BY_ZH = r"按(?:照)?(?P<by>[\u4e00-\u9fff]{2,6}?)(?:来)?(?:计算|统计|排名|排序|比较|衡量|算|排)"
-_YARDSTICK_ZH = re.compile(_BY_ZH)
-_ASKS_YARDSTICK_ZH = re.compile(r"依据|口径|按什么|按哪|以什么|怎么(?:算|比较|排|衡量)|什么标准")
+_YARDSTICK_ZH = re.compile(r"按(?:照)?(?P<by>[\u4e00-\u9fff]{2,6}?)(?:来)?(?:计算|统计|排名|排序|比较|衡量|算|排)")
+# a guess of what to rank by names a measure (河流长度, 销售额), not a unit, a grain or a price (按人民币, 按季度)
+_MEASURE_ZH = re.compile(r"面积|长度|人口|销量|销售额|出货量|营收|收入|产量|产值|票房|高度|流量|里程|数量|市值|规模|人数|客流|GDP|总量")
+_ASKS_YARDSTICK_ZH = re.compile(r"(?<!来源)依据|口径|按什么|按哪|以什么(?:指标|标准|为准|来衡量|衡量)|怎么(?:算|比较|排|衡量)|什么标准")
 
 
 def yardstick_zh(question: str, intent: str, missing: list[str]) -> tuple[str, str | None] | None:
@@ -322,8 +326,12 @@ def yardstick_zh(question: str, intent: str, missing: list[str]) -> tuple[str, s
     if not stated or not any(stated.group("by") in s for s in missing):
         return None
     span = next((s for s in missing if s.startswith("按") and stated.group("by") in s), stated.group("by"))
+    if ABOUT_THE_USER.search(question) or re.search(r"还是|或者", question):  # a choice is the either-or rules'
+        return None
     guess = _YARDSTICK_ZH.search(question)
     if guess and not re.search(r"什么|哪|何", guess.group("by")):  # "按什么口径计算？" asks, it guesses nothing
+        if not _MEASURE_ZH.search(guess.group("by")):
+            return None  # "需要按季度统计吗？", "金额是按人民币计算吗？" ask how to give it
         return span, "yes" if guess.group("by") in stated.group("by") or stated.group("by") in guess.group("by") else "no"
     return (span, None) if _ASKS_YARDSTICK_ZH.search(question) else None
 

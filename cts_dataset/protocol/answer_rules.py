@@ -51,6 +51,7 @@ from cts_dataset.diagnostics.rules import classify, scores  # the one question-t
 from cts_dataset.protocol import answer_choices_zh, synonyms_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
+    NAME_PARTICLES,
     abbreviated,
     agrees,
     asked_level,
@@ -263,7 +264,7 @@ _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
                       r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)"
                       r"|也列(?:出|上)|(?:需要|要不要|是否需要|需不需要)我?把[^，。？?]{1,20}(?:列出|列上|附上|补充)"
-                      r"|(?:是否|要不要|需不需要)需要[^，。？?]{0,12}(?:具体|详细|明细|对应|每)")  # "您是否需要每枚金牌对应的…？"
+                      r"|是否需要(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}(?:具体|详细|明细|对应|每)")  # "您是否需要每枚金牌对应的…？"; not "具体到某个区"
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
 # "是否包括复读生？" of a need that says 含复读生)
@@ -304,7 +305,7 @@ _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
 # What is the user's, or a source's, not the need's value: "宝宝的父母有一方是上海户籍吗？", "是按统计局公布的数据吗？"
-_OF_THE_USER_ZH = re.compile(r"户籍|户口|会员|公布|发布|口径|来源")
+_NOT_THE_NEEDS_ZH = re.compile(r"户籍|户口|会员|公布|发布|口径|来源")
 # How long the user has done something ("您参与摇号已经多少年了？"), or whether they ever did ("您之前是否有过
 # 单位职工养老保险的缴费记录？"): nothing of the need answers it.
 _OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(?:多少|几)|[您你][^，。？?]{0,12}(?:几年|多少年|多久)了"
@@ -382,8 +383,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
     stated = yardstick_in(intent) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
     if stated and not holds(question, stated, language):
-        # "Should I rank the lakes by water volume?" of a need ranked by surface area: the user says what they
-        # rank by, neither yes nor no (the guess may name it in other words)
+        # "Largest by population?", "Should I rank the lakes by water volume?" of a need ranked by area: the user
+        # says what they rank by, neither yes nor no (the guess may name it in other words: "by economic output"
+        # for "by GDP"); before the questions of method, which a guessed yardstick is not
         return Decision(stated, "criterion", reply="")
     period = bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)
     if language == "en" and query and asks_method(question, intent, query) and not period \
@@ -403,9 +405,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
             return Decision((left or ranks)[0], "rank")
-    stated = yardstick_zh(question, intent, missing) if language == "zh" else None
-    if stated:  # "您是按河流长度来比较吗？" of a need 按流域面积计算: no, and what it counts by
-        return Decision(stated[0], "criterion", reply=stated[1])
+    counted_by = yardstick_zh(question, intent, missing) if language == "zh" else None
+    if counted_by:  # "您是按河流长度来比较吗？" of a need 按流域面积计算: no, and what it counts by
+        return Decision(counted_by[0], "criterion", reply=counted_by[1])
     which = _WHICH_ONE_ZH.search(question) if language == "zh" else None
     counted = [s for s in missing if which and ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
@@ -486,7 +488,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing)
+    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing) \
+        and not _named_besides_the_time(missing, language)
     # (not for "Which season?" of the 1993–94 NHL season: the year tells the season, the league does not)
     before = _named_before(question, intent, query, missing) if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
@@ -933,7 +936,6 @@ def _region_not_world(question: str, intent: str, missing: list[str], language: 
 
 # "，也就是最低配置的价格" after a guess: the clarifier's gloss of it, no guess of its own
 _APPOSITIVE_ZH = re.compile(r"[，,](?:也就是说?|亦即|即)[^，,？?。]*?(?=[，,]?(?:对[吗吧]|是吗|吧|吗)?[？?。]|$)")
-_NAME_PARTICLES = frozenset(["von", "van", "de", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "al"])  # Herbert von Karajan
 # what an English question says of a name after it ("Herbert von Karajan, the Austrian conductor?")
 _APPOSITIVE_EN = re.compile(r",\s+(?:i\.e\.,?\s+|that is,?\s+|namely\s+)?(?:the|a|an)\s+[^,?]*\b[a-z][\w'’-]*\?\s*$")  # a common noun last
 # what a Chinese question says again in other words: an appositive, or a gloss in brackets ("今年（2024年）")
@@ -1071,11 +1073,15 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if asking != question:  # "请问您是学生吗？学生可以享受优惠票价。": a reason after it guesses nothing
         return _confirmation(asking, intent, query, missing, spans, language)
     gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
-    said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if gloss else None
-    if said and said.reply == "yes" and said.span in query and said.span[:1].isupper():
+    head = tokenize(gloss.group())[-1:] if gloss else []
+    # a description the intent bears out by its head ("conductor"), with no year or number of its own
+    described = bool(head) and holds(intent, head[0], language) and not re.search(r"\d", gloss.group())
+    said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if described else None
+    if said and said.reply == "yes" and said.span in query and len(said.span.split()) >= 2:
         return said  # "You mean Herbert von Karajan, the Austrian conductor?": the query's own name, described
-    glossed = [s for s in missing if language == "zh" and any(re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group())
-                                                              for g in _GLOSS_ZH.finditer(question))]
+    glossed = [s for s in missing if language == "zh" and not ABOUT_THE_USER.search(question) and any(
+        re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group()) and not re.search(r"[不非除没]", g.group())
+        for g in _GLOSS_ZH.finditer(question))]  # not "（不含2024年）", "（非上海户籍）"
     if glossed:  # "您指的是今年，也就是2024年的分数线吗？", "是今年（2024年）这一届的吗？": the need's value, said again
         return Decision(with_what_is_asked(max(glossed, key=len), missing, question), "confirmation", reply="yes")
     unglossed = _APPOSITIVE_ZH.sub("", question) if language == "zh" else question
@@ -1093,7 +1099,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if short:  # "Should I use International Monetary Fund data?" of a need according to the IMF
         return Decision(short, "confirmation", reply="yes")
     titles = [s for s in missing if language == "zh" and f"《{s.strip('《》')}》" in intent]
-    guessed_titles = re.findall(r"《[^》]+》", question) if titles else []
+    guessed_titles = re.findall(r"(?:是|说|指|问)(《[^》]+》)(?=吗|吧|呢|？|\?|，)", question) if titles else []  # "您是说《彷徨》吗？"
     if guessed_titles and not any(t in intent for t in guessed_titles):
         return Decision(titles[0], "confirmation", reply="no")  # "您是说《彷徨》吗？" of a need for 《呐喊》: another work
     if language == "zh" and SCOPED_PERSON_ZH.search(question) and ABOUT_THE_USER.search(question) \
@@ -1111,11 +1117,6 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     owner = _other_owner(question, intent, query) if language == "en" and query else None
     if owner:  # "Do you mean Jupiter's moons?" of a query for the moons of Saturn
         return Decision(owner, "confirmation", reply="no")
-    stated = yardstick_in(intent) if language == "en" and guesses_yardstick(question) else None
-    if stated and not holds(question, stated, language):
-        # "Largest by population?" for an intent ranked by area: the user says what they rank by. No "no":
-        # the guess may name it in other words ("by economic output" for "by GDP").
-        return Decision(stated, "criterion", reply="")
     words = content_words(question, language)
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
@@ -1217,8 +1218,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         times = [g for g in guesses if language == "zh" and kind_of(g, language) == "time"]
-        held_year = [y for y in re.findall(rf"{YEAR}年", query) if y in intent and not same and times
-                     and all(same_number(g, y) for g in times)]
+        held_year = [y for y in re.findall(rf"{YEAR}年", query) if all(same_number(g, y) for g in times)] \
+            if times and not same and not ABOUT_THE_USER.search(question) else []  # not "您是2024年度参加高考的吗？"
         if held_year:  # "您说的是2024年度的标准，对吧？" of a query that says 2024年: its own year, said more finely
             return Decision(held_year[0], "confirmation", reply="yes")
         if same and language == "zh" and kind_of(same[0], language) == "time" and not re.search(r"\d", same[0]) \
@@ -1248,13 +1249,17 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # names, not its block: "是2024年的惊喜夜活动对吧？" confirms 2024年, not 2024年北京.
         span = _first_holding(new, missing, spans, language, shortest=True)
         if span and answer_of(question, span, intent, language) == UNKNOWN and not ABOUT_THE_USER.search(question) \
-                and not _PLANS_ZH.search(question) and not _OF_THE_USER_ZH.search(question) \
+                and not _PLANS_ZH.search(question) and not _NOT_THE_NEEDS_ZH.search(question) \
                 and f"{span}是" not in question and not any(rivals_a_word_zh(w, intent) for w in new):
             # "是省会长沙的那一所吗？" of a need for 长沙: the need's value with words it cannot check, said
             # neither yes nor no (not a question about the user, their plans, or where figures come from, nor
             # one that asks what the value is like, "您说的3号线是开往白云机场那条吧？", or another of the need's
-            # measures: "是公路桥部分的高度吧？" of a need for its 长度)
-            return Decision(span, "confirmation", reply="")
+            # measures: "是公路桥部分的高度吧？" of a need for its 长度); yes where the other words add nothing
+            # ("您说的是海南离岛免税政策吧？") or name the field the value fills ("出发地是北京吗？")
+            extra = [w for w in content_words(question, language) if not holds(intent, w, language)]
+            plain = (all(w in _ADDS_NOTHING_ZH for w in extra) or _FIELD_IS_ZH.match(question)) \
+                and not re.search(r"只|仅", question)  # "只有北京吗？" of a need for 北京和上海 restricts it
+            return Decision(span, "confirmation", reply="yes" if plain else "")
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         # "the greatest scientists of the century?" asks no time when the query says "of the century"
@@ -1268,7 +1273,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                 and not TO_USER_AS_SUBJECT.search(question)]
         if said and (typed is None or typed.span == UNKNOWN):  # the name as the query writes it ("Gustav Mahler")
             runs = [r for r in (re.sub(r"['’]s$", "", r) for r in capitalised_runs(query, skip_first=False))
-                    if said[0] in r and r in intent and all(w[:1].isupper() or w in _NAME_PARTICLES for w in r.split())]  # not "Prime Minister of Canada"
+                    if said[0] in r and r in intent and all(w[:1].isupper() or w in NAME_PARTICLES for w in r.split())]  # not "Prime Minister of Canada"
             return Decision(max(runs, key=len, default=said[0]), "confirmation", reply="yes")
         if typed is not None:
             return typed
@@ -1284,9 +1289,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
+# a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
+_FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)"
-                            r"|^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")  # "是广州市的政策吧？", "这里说的是…"
+                            rf"|{_FIELD_IS_ZH.pattern}")  # "是广州市的政策吧？", "这里说的是…"
 
 
 # Words a yes/no question may say of the query's thing without naming anything of it ("competition", "event")
@@ -1488,11 +1495,19 @@ def _names_any(question: str, intent: str, language: str) -> bool:
     return any(holds(intent, w, language) for w in content_words(question, language))
 
 
+def _named_besides_the_time(missing: list[str], language: str) -> bool:
+    """The query left out a name besides its time, not within it: Wimbledon of "the 2008 title at Wimbledon"
+    (not the NHL of "the 1993–94 NHL season")."""
+    times = [t for t in missing if span_type(t, language) == "time"]
+    return any(span_type(s, language) is None and s[:1].isupper() and not any(s in t for t in times) for s in missing)
+
+
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
     asked = classify(asking)
-    if asked not in TYPED and _WHICH_EDITION.search(asking) and any(span_type(s, language) == "time" for s in missing):
+    if asked not in TYPED and _WHICH_EDITION.search(asking) and any(span_type(s, language) == "time" for s in missing) \
+            and not _named_besides_the_time(missing, language):  # not Wimbledon of "the 2008 title at Wimbledon"
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:
         return None
