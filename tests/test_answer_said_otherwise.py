@@ -290,3 +290,11 @@ def test_an_acronym_that_names_something_else_confirms_no_place(pair, question):
 def test_which_tournament_gets_no_year_where_the_need_names_the_tournament_too():
     pair = ("Who won the 2010 women's singles title at Wimbledon?", "Who won the women's singles title?")
     assert answered(pair, "Which tournament do you mean?", model_says=UNKNOWN_REPLY)[0] != "2010"
+
+
+def test_one_or_the_whole_of_it_gets_the_one_the_need_names():
+    pair = ("How many goals did Thierry Henry score in the 2003–04 Premier League season?",
+            "How many goals did Thierry Henry score in a Premier League season?")
+    assert answered(pair, "Are you after a single season's tally or his total across his whole Premier League career?")[0] == "2003–04"
+    pair = ("How long is the Seikan Tunnel's undersea section?", "How long is the Seikan Tunnel?")
+    assert "undersea section" in answered(pair, "Do you want the full length or a specific portion of it?")[0]

@@ -865,7 +865,7 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 
 _ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|某一?[个年届次款](?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|the (?:whole|entire))\b|所有|历年|全部|总体|整体|累计",
+_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|全部|总体|整体|累计",
                        re.IGNORECASE)
 
 
