@@ -1465,6 +1465,7 @@ def _takes_a_side(question: str, intent: str, spans: list[str], language: str, q
     digits = zh_numerals_to_digits(intent)
     said = {c for side in sides for w in side if query and holds(query, w, language) for c in w}  # 常住 of 常住人口
     return any((c in intent or zh_numerals_to_digits(c) in digits) and telling_zh(c, offered) and c not in said
+               and not (query and c in query and c not in "一二三四五六七八九十两")  # the 线 of 全线 is the query's 线路 too
                for chars in answer_choices_zh.contrasts(offered, sides) for c in chars)
 
 
