@@ -187,5 +187,5 @@ def test_a_choice_told_only_by_a_character_the_query_writes_takes_no_side():
     pair = ("深圳地铁第一条线路是哪一年开通运营的？", "地铁第一条线路是哪一年开通运营的？")
     assert answered(pair, "“开通运营”是指首段试运营，还是全线正式运营？", "zh", model_says='{"answer": "开通运营"}') == (UNKNOWN, "either_or")
     # a numeral tells its side though the query writes it too (哪一年): no rule's unknown, the model chooses
-    pair = ("第二次世界大战是哪一年结束的？", "世界大战是哪一年结束的？")
+    pair = ("第一次世界大战是哪一年结束的？", "世界大战是哪一年结束的？")
     assert answered(pair, "您问的是一战还是二战？", "zh", model_says=UNKNOWN_REPLY)[1] != "either_or"
