@@ -298,3 +298,36 @@ def test_one_or_the_whole_of_it_gets_the_one_the_need_names():
     assert answered(pair, "Are you after a single season's tally or his total across his whole Premier League career?")[0] == "2003–04"
     pair = ("How long is the Seikan Tunnel's undersea section?", "How long is the Seikan Tunnel?")
     assert "undersea section" in answered(pair, "Do you want the full length or a specific portion of it?")[0]
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Who won the 2019 presidential election in Argentina?", "Who won the presidential election in Argentina?"),
+     "Which presidential election?", "2019"),
+    (("Who won the Best Director Oscar at the 2004 ceremony?", "Who won the Best Director Oscar?"), "Which Oscars ceremony?", "2004"),
+    (("Who won the Nobel Prize in Chemistry in 2018?", "Who won the Nobel Prize in 2018?"), "Which category of the Nobel Prize?",
+     "Chemistry"),
+])
+def test_a_which_question_in_the_querys_words_for_an_occurrence_or_a_category_is_no_own_question(pair, question, expected):
+    assert answered(pair, question)[0].startswith(expected)
+
+
+def test_a_name_first_in_a_question_is_a_guess():
+    pair = ("What is the official language of Mozambique?", "What is the official language?")
+    assert answered(pair, "Angola, right?") == ("No, Mozambique", "confirmation")
+    pair = ("What is the melting point of iron in Kelvin?", "What is the melting point of iron?")
+    assert answered(pair, "Celsius, correct?") == ("No, Kelvin", "confirmation")
+
+
+def test_an_acronym_alone_confirms_the_name_the_query_left_out():
+    pair = ("What was the World Bank's estimate of Kenya's GDP in 2021?", "What was the estimate of Kenya's GDP in 2021?")
+    assert answered(pair, "Is this the WB estimate?", model_says=UNKNOWN_REPLY)[0] in ("Yes, World Bank's", "Yes, World Bank")
+    pair = ("How many member states does the Organization of American States have?", "How many member states does the organization have?")
+    assert answered(pair, "Do you mean the OAS?")[0].startswith("Yes, Organization of American States")
+
+
+def test_the_querys_name_described_where_the_intent_describes_it_otherwise_or_not_at_all():
+    pair = ("In which year did Claude Monet paint Impression, Sunrise?", "In which year did Claude Monet paint it?")
+    assert answered(pair, "Just to confirm, Claude Monet, the French painter?") == ("Yes, Claude Monet", "confirmation")
+    pair = ("When did the Portuguese navigator Ferdinand Magellan reach the Philippines?",
+            "When did Ferdinand Magellan reach the Philippines?")
+    assert answered(pair, "You mean Ferdinand Magellan, the Spanish admiral?", model_says=UNKNOWN_REPLY)[0] != "Yes, Ferdinand Magellan"

@@ -224,14 +224,25 @@ def initials(run: str) -> str:
     return "".join(w[0] for w in re.findall(r"[A-Za-z][\w'’-]*", run) if w.lower() not in _JOINERS | {"and", "for"}).upper()
 
 
+# an acronym before a name or a unit is part of another thing's name: "NY Times", "HK dollars", "UK Office"
+_ACRONYM_ALONE = re.compile(r"\b([A-Z]{2,6})\b(?!\s+(?:[A-Z]|dollars?|pounds?|euros?|yen|yuan|francs?|time\b|times\b))")
+
+
 def abbreviated(question: str, missing: list[str]) -> str | None:
     """The acronym the query left out that the question writes out in full ("Should I use International
-    Monetary Fund data?" for the IMF). Not the other way round: "NY Times", "HK dollars" name other things."""
+    Monetary Fund data?" for the IMF), or the name it left out that the question abbreviates ("Is this the
+    WHO estimate?", "Do you mean the AU?"); not an acronym within another name or before a unit ("NY Times",
+    "HK dollars")."""
     # not one the question sets apart ("all of Europe, including countries outside the EU?")
-    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than)\b", question)[0]
+    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than|including|also)\b", question)[0]
     runs = capitalised_runs(question, skip_first=False)
-    return next((s for s in missing if re.fullmatch(r"[A-Z]{2,6}", s)
-                 and any(len(r.split()) >= 3 and initials(r) == s for r in runs)), None)
+    alone = set(_ACRONYM_ALONE.findall(question))
+    for span in missing:
+        if re.fullmatch(r"[A-Z]{2,6}", span) and any(len(r.split()) >= 3 and initials(r) == span for r in runs):
+            return span
+        if len(span.split()) >= 2 and all(w[:1].isupper() or w in _JOINERS for w in span.split()) and initials(span) in alone:
+            return span
+    return None
 
 
 def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:

@@ -482,21 +482,23 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     field = _field_asked(question, intent, missing) if language == "en" else None
     if field:  # "In which field are you using the word 'dating'?" of "In relationships, what is dating?"
         return Decision(field, "specify")
-    named = _named_by_query(question, intent, query, missing) if language == "en" and query else None
+    # "Which season?" of the 1993–94 NHL season, "Which Oscars ceremony?" of the 1998 one: the year tells
+    # the occurrence, not the league or the award the query names
+    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing) \
+        and not _named_besides_the_time(missing, language)
+    named = _named_by_query(question, intent, query, missing) if language == "en" and query and not dated_edition else None
     if named:  # "Which river are you asking about?" of a query that says "the Mekong River"
         return Decision(named, "in_query")
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing) \
-        and not _named_besides_the_time(missing, language)
-    # (not for "Which season?" of the 1993–94 NHL season: the year tells the season, the league does not)
     before = _named_before(question, intent, query, missing) if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
         return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language) \
-            and not _asks_a_constraint(question, query, missing):
+            and not _asks_a_constraint(question, query, missing) and not dated_edition \
+            and not re.search(r"\bcategory of\b", question, re.IGNORECASE):  # "Which category of the Nobel Prize?" asks which one
         return Decision(UNKNOWN, "own_question")
     if query and language == "en" and classify(question) not in TYPED:
         span = _specified(question, intent, query, missing)
@@ -1074,11 +1076,15 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return _confirmation(asking, intent, query, missing, spans, language)
     gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
     head = tokenize(gloss.group())[-1:] if gloss else []
-    # a description the intent bears out by its head ("conductor"), with no year or number of its own
-    described = bool(head) and holds(intent, head[0], language) and not re.search(r"\d", gloss.group())
-    said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if described else None
-    if said and said.reply == "yes" and said.span in query and len(said.span.split()) >= 2:
-        return said  # "You mean Herbert von Karajan, the Austrian conductor?": the query's own name, described
+    # a description with no time of its own ("the 1911 laureate", "of the Cold War era", "today")
+    timeless = bool(head) and not re.search(r"\d|\b(?:era|age|today|now|current|modern|century|period|time)\b", gloss.group())
+    said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if timeless else None
+    if said and said.reply == "yes" and said.span in query and len(said.span.split()) >= 2 \
+            and (holds(intent, head[0], language) or not _described_in(said.span, intent)):
+        # "You mean Herbert von Karajan, the Austrian conductor?": the query's own name, described where the
+        # intent bears the description out by its head, or describes the name not at all ("the Portuguese
+        # explorer Vasco da Gama" belies "the Spanish navigator")
+        return said
     glossed = [s for s in missing if language == "zh" and not ABOUT_THE_USER.search(question) and any(
         re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group()) and not re.search(r"[不非除没]", g.group())
         for g in _GLOSS_ZH.finditer(question))]  # not "（不含2024年）", "（非上海户籍）"
@@ -1494,6 +1500,11 @@ def _asked_zh(question: str) -> set[str | None]:
 def _names_any(question: str, intent: str, language: str) -> bool:
     """The question names something the intent holds (a word of it, in any form)."""
     return any(holds(intent, w, language) for w in content_words(question, language))
+
+
+def _described_in(name: str, intent: str) -> bool:
+    """The intent describes ``name`` with words of its own before it ("the conductor Herbert von Karajan")."""
+    return bool(re.search(rf"\bthe\s+(?:[a-z][\w-]*\s+|[A-Z][a-z]+(?:n|an|ese|ish|ch)\s+){{1,3}}{re.escape(name)}", intent))
 
 
 def _named_besides_the_time(missing: list[str], language: str) -> bool:
