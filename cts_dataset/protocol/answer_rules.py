@@ -1143,7 +1143,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
-            or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing)
+            or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing) \
+            or (rival_place_zh(question, guesses, "", _places_held_zh(query, intent))  # "这里说的是深圳的…吗？" of a query in 广州市
+                if not any(is_zh_place(w) for s in missing for w, _, _ in answer_choices_zh.words(s)) else None)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
@@ -1224,10 +1226,13 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         times = [g for g in guesses if language == "zh" and kind_of(g, language) == "time"]
-        held_year = [y for y in re.findall(rf"{YEAR}年", query) if all(same_number(g, y) for g in times)] \
-            if times and not same and not ABOUT_THE_USER.search(question) else []  # not "您是2024年度参加高考的吗？"
-        if held_year:  # "您说的是2024年度的标准，对吧？" of a query that says 2024年: its own year, said more finely
-            return Decision(held_year[0], "confirmation", reply="yes")
+        query_years = re.findall(rf"{YEAR}年", query) if times and not same and not ABOUT_THE_USER.search(question) else []
+        if len(query_years) == 1:  # (not "您是2024年度参加高考的吗？")
+            # "您说的是2024年度的标准，对吧？" of a query that says 2024年: its own year, said more finely; "2023年度的
+            # 缴费基数吧？": another year, no
+            same_year = all(same_number(g, query_years[0]) for g in times)
+            if same_year or all(re.search(YEAR, g) for g in times):
+                return Decision(query_years[0], "confirmation", reply="yes" if same_year else "no")
         if same and language == "zh" and kind_of(same[0], language) == "time" and not re.search(r"\d", same[0]) \
                 and all(re.search(r"\d", g) for g in guesses if kind_of(g, language) == "time"):
             # "您是指4月到10月这段时间的票价吗？" of a need for 旺季: dates against a named season, neither yes nor no
@@ -1500,6 +1505,11 @@ def _asked_zh(question: str) -> set[str | None]:
 def _names_any(question: str, intent: str, language: str) -> bool:
     """The question names something the intent holds (a word of it, in any form)."""
     return any(holds(intent, w, language) for w in content_words(question, language))
+
+
+def _places_held_zh(query: str, intent: str) -> list[str]:
+    """The gazetteer places a Chinese query names that the intent names too (广州市 of "广州市常住人口是多少？")."""
+    return [w for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w in intent] if query else []
 
 
 def _described_in(name: str, intent: str) -> bool:
