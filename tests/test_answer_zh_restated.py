@@ -189,3 +189,13 @@ def test_a_choice_told_only_by_a_character_the_query_writes_takes_no_side():
     # a numeral tells its side though the query writes it too (哪一年): no rule's unknown, the model chooses
     pair = ("第一次世界大战是哪一年结束的？", "世界大战是哪一年结束的？")
     assert answered(pair, "您问的是一战还是二战？", "zh", model_says=UNKNOWN_REPLY)[1] != "either_or"
+
+
+def test_the_querys_own_year_or_place_guessed_otherwise_is_denied():
+    pair = ("2024年上海市灵活就业人员社保缴费基数下限是多少？", "2024年灵活就业人员社保缴费基数下限是多少？")
+    assert answered(pair, "您说的是2023年度的缴费基数吧？", "zh") == ("不是，2024年", "confirmation")
+    pair = ("2023年杭州市常住人口是多少？", "杭州市常住人口是多少？")
+    assert answered(pair, "这里说的是宁波的常住人口吗？", "zh") == ("不是，杭州市", "confirmation")
+    # not where the need left out a place of its own: that one stands against the guess
+    pair = ("2024年巴黎奥运会中国代表团获得多少枚银牌？", "奥运会中国代表团获得多少枚银牌？")
+    assert answered(pair, "是在英国举办的那一届吧？", "zh", model_says=UNKNOWN_REPLY)[0] != "不是，中国"
