@@ -331,3 +331,10 @@ def test_the_querys_name_described_where_the_intent_describes_it_otherwise_or_no
     pair = ("When did the Portuguese navigator Ferdinand Magellan reach the Philippines?",
             "When did Ferdinand Magellan reach the Philippines?")
     assert answered(pair, "You mean Ferdinand Magellan, the Spanish admiral?", model_says=UNKNOWN_REPLY)[0] != "Yes, Ferdinand Magellan"
+
+
+def test_a_particular_place_to_restrict_to_and_a_single_year_against_a_long_term_average():
+    pair = ("What is the highest peak of the Pyrenees located in Spain?", "What is the highest peak of the Pyrenees?")
+    assert "Spain" in answered(pair, "Should I restrict the search to a particular country?")[0]
+    pair = ("Which U.S. state had the most wildfires in 2018?", "Which U.S. state had the most wildfires?")
+    assert answered(pair, "In a single year, or on a long-term average basis?")[0] == "2018"

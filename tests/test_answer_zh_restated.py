@@ -199,3 +199,12 @@ def test_the_querys_own_year_or_place_guessed_otherwise_is_denied():
     # not where the need left out a place of its own: that one stands against the guess
     pair = ("2024年巴黎奥运会中国代表团获得多少枚银牌？", "奥运会中国代表团获得多少枚银牌？")
     assert answered(pair, "是在英国举办的那一届吧？", "zh", model_says=UNKNOWN_REPLY)[0] != "不是，中国"
+
+
+def test_kinds_of_place_a_time_of_day_asked_and_one_edition_or_all_of_them():
+    pair = ("2024年浙江省新能源乘用车置换更新的补贴金额是多少？", "2024年新能源乘用车置换更新的补贴金额是多少？")
+    assert answered(pair, "请问您所在的省份或城市是？各地可能还有叠加补贴。", "zh") == ("浙江省", "typed")
+    pair = ("南京中山陵旺季成人门票价格是多少？", "南京中山陵门票价格是多少？")
+    assert answered(pair, "请问您计划在什么时间段参观？不同季节票价不同。", "zh")[0].startswith("旺季")
+    pair = ("中国乒乓球队在2016年里约奥运会上获得了几枚金牌？", "中国乒乓球队在奥运会上获得了几枚金牌？")
+    assert "里约" in answered(pair, "您是指某一届，还是历届奥运会的总数？", "zh")[0]

@@ -252,7 +252,9 @@ _PREFERENCE = re.compile(r"\b(?:format|list|table|summary|bullet|level of detail
 _POINTS_AT_THE_ANSWER = re.compile(r"\s*(?:is|was|would|could|might|will)\s+(?:that|it|this)\b", re.IGNORECASE)
 _ASKS_A_REGION = re.compile(r"\b(?:which|what)\s+(?:region|area|part|place|location)s?\b", re.IGNORECASE)
 _ASKS_A_VALUE_ZH = re.compile(r"哪|什么|多少|几")
-_WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点|(?:什么|哪个)季节")
+# words that name a kind of value, no value: 省份 or 城市, 年份 or 月份
+_KIND_WORDS_ZH = r"(?:请问)?(?:您|你)?(?:所在的|要查的|想查的)?(?:省份|城市|地区|省|市|区县|区|县|国家|年份|月份|季节|时间段|日期)"
+_WHEN_ZH = re.compile(r"几月|几号|哪天|哪一天|哪年|哪一年|什么时候|何时|几点|(?:什么|哪个)(?:季节|时间段)")
 _HOW_MANY_ZH = re.compile(r"几个|几位|几人|多少")
 # a which-question for one occurrence, edition or item (哪一次, 哪届, 哪一款)
 _WHICH_ONE_ZH = re.compile(r"哪一?([次届轮期批艘代款档个])")
@@ -387,7 +389,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # says what they rank by, neither yes nor no (the guess may name it in other words: "by economic output"
         # for "by GDP"); before the questions of method, which a guessed yardstick is not
         return Decision(stated, "criterion", reply="")
-    period = bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)
+    one = _ONE_SIDE.search(question) if language == "en" else None  # "restrict the search to a particular country?"
+    one_kind = classify(f"which {one.group('kind')}") if one else None
+    period = (bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)) \
+        or (one_kind in TYPED and any(span_type(s, language) == one_kind for s in missing))
     if language == "en" and query and asks_method(question, intent, query) and not period \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # (not "Over what period should I count the wins?" of a need since 1990: the need's time answers it)
@@ -449,6 +454,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(one, "either_or")
         typed = _typed(question, missing, spans, language, intent, query)  # "Which year or period?" asks for a kind
         offered = alternatives(question, language)
+        if language == "zh" and typed is not None and typed.span != UNKNOWN \
+                and all(re.fullmatch(_KIND_WORDS_ZH, p.strip("？?。 的是")) for p in alternatives(_asking_part(question), language)):
+            return typed  # "请问您所在的省份或城市是？": kinds of place, answered by the need's place
         if language == "zh" and not _takes_a_side(question, intent, spans, language, query) and (typed is None or not any(
                 _VALUE_ZH.search(p) or _ASKS_A_VALUE_ZH.search(p) for p in offered)):
             # "男足世界杯还是女足世界杯？" when the need says neither; "农历日期还是公历日期？" asks for no time
@@ -867,7 +875,7 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 
 _ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|某一?[个年届次款](?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|全部|总体|整体|累计",
+_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数",
                        re.IGNORECASE)
 
 
@@ -883,7 +891,7 @@ def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     one = next(o for o in ones if o)
     side = next(p for p, o in zip(offered, ones) if o)
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
-        if language == "en" else classify(side)  # "某个省份的" asks a place
+        if language == "en" else "time" if re.search(r"某一?[届年次]", side) else classify(side)  # "某个省份的" asks a place
     if asked not in TYPED:  # "Overall, or in a specific sport?": the one thing of no kind the need left out
         untyped = [s for s in outermost(missing) if span_type(s, language) not in TYPED]
         return untyped[0] if len(untyped) == 1 and len(outermost(missing)) == 1 else None
