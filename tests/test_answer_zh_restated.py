@@ -216,5 +216,5 @@ def test_a_latin_letter_tells_a_chinese_choice():
 
 
 def test_an_abbreviation_of_the_needs_word_tells_a_chinese_choice():
-    pair = ("2024年浙江大学软件工程专业专业型硕士的复试分数线是多少？", "2024年软件工程专业硕士的复试分数线是多少？")
-    assert "专业型" in answered(pair, "您想查询学硕还是专硕的分数线？", "zh")[0]
+    pair = ("2024年浙江大学软件工程专业学术型硕士的复试分数线是多少？", "2024年软件工程专业硕士的复试分数线是多少？")
+    assert "学术型" in answered(pair, "您想查询学硕还是专硕的分数线？", "zh")[0]
