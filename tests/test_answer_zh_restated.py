@@ -218,3 +218,12 @@ def test_a_latin_letter_tells_a_chinese_choice():
 def test_an_abbreviation_of_the_needs_word_tells_a_chinese_choice():
     pair = ("2024年浙江大学软件工程专业学术型硕士的复试分数线是多少？", "2024年软件工程专业硕士的复试分数线是多少？")
     assert "学术型" in answered(pair, "您想查询学硕还是专硕的分数线？", "zh")[0]
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (("2024年苏州市出租车起步价是多少？", "苏州市出租车起步价是多少？"), "您想和无锡对比一下吗？"),
+    (("2024年南京到上海的高铁二等座票价是多少？", "南京到上海的高铁票价是多少？"), "中途在苏州停靠吗？"),
+    (("2024年杭州市公办幼儿园保教费是多少？", "2024年公办幼儿园保教费是多少？"), "是2023年发布的收费文件吗？"),
+])
+def test_a_value_brought_beside_the_querys_is_no_guess_against_it(pair, question):
+    assert not answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0].startswith("不是")

@@ -225,7 +225,8 @@ def initials(run: str) -> str:
 
 
 # an acronym before a name or a unit is part of another thing's name: "NY Times", "HK dollars", "UK Office"
-_ACRONYM_ALONE = re.compile(r"\b([A-Z]{2,6})\b(?!\s+(?:[A-Z]|dollars?|pounds?|euros?|yen|yuan|francs?|time\b|times\b))")
+_ACRONYM_ALONE = re.compile(r"(?<![-\w])([A-Z]{2,6})\b(?!\s+(?:[A-Z]|dollars?|pounds?|euros?|yen|yuan|francs?|rand|rupees?|won"
+                            r"|pesos?|time\b|times\b))")  # not "non-NHS", "SA rand"
 
 
 def abbreviated(question: str, missing: list[str]) -> str | None:
@@ -234,13 +235,16 @@ def abbreviated(question: str, missing: list[str]) -> str | None:
     WHO estimate?", "Do you mean the AU?"); not an acronym within another name or before a unit ("NY Times",
     "HK dollars")."""
     # not one the question sets apart ("all of Europe, including countries outside the EU?")
-    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than|including|also)\b", question)[0]
+    question = re.split(r"\b(?:outside|except|excluding|beyond|other than|not|rather than|including|also)\b", question,
+                        flags=re.IGNORECASE)[0]
     runs = capitalised_runs(question, skip_first=False)
     alone = set(_ACRONYM_ALONE.findall(question))
     for span in missing:
         if re.fullmatch(r"[A-Z]{2,6}", span) and any(len(r.split()) >= 3 and initials(r) == span for r in runs):
             return span
-        if len(span.split()) >= 2 and all(w[:1].isupper() or w in _JOINERS for w in span.split()) and initials(span) in alone:
+        # (not a place: "NZ", "SA", "HK" qualify other things, "the NZ statistics office")
+        if len(span.split()) >= 2 and all(w[:1].isupper() or w in _JOINERS for w in span.split()) and initials(span) in alone \
+                and not _run_levels(span):
             return span
     return None
 

@@ -290,10 +290,7 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
     words = WORD.findall(text)
 
     def opens(i: int) -> bool:  # "Could" of "... at a particular time? Could you specify ...?" names nothing
-        # (a first word that is a name and no common word names it: "Portugal, right?")
-        starts = i == 0 or words[i - 1][-1:] in ".?!:"
-        common = all(is_common_word(part) for part in words[i].strip(EDGE).split("-") if part)  # "All-time,"
-        return starts and (common or (i == 0 and not words[i].endswith(",")))
+        return i == 0 or (words[i - 1][-1:] in ".?!:" and is_common_word(words[i].strip(EDGE)))
 
     return [w.strip(EDGE) for i, w in enumerate(words) if tokenize(w)
             and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and w != "I"))]

@@ -389,10 +389,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         # says what they rank by, neither yes nor no (the guess may name it in other words: "by economic output"
         # for "by GDP"); before the questions of method, which a guessed yardstick is not
         return Decision(stated, "criterion", reply="")
-    one = _ONE_SIDE.search(question) if language == "en" else None  # "restrict the search to a particular country?"
-    one_kind = classify(f"which {one.group('kind')}") if one else None
+    particular = _ONE_SIDE.search(question) if language == "en" else None  # "restrict the search to a particular country?"
+    one_kind = classify(f"which {particular.group('kind')}") if particular else None
+    one_level = asked_level(f"which {particular.group('kind')}") if one_kind == "region" else None
     period = (bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)) \
-        or (one_kind in TYPED and any(span_type(s, language) == one_kind for s in missing))
+        or (one_kind in TYPED and any(span_type(s, language) == one_kind and (one_level is None or one_level in place_levels(s))
+                                      for s in missing))
     if language == "en" and query and asks_method(question, intent, query) and not period \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # (not "Over what period should I count the wins?" of a need since 1990: the need's time answers it)
@@ -1085,13 +1087,14 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
     head = tokenize(gloss.group())[-1:] if gloss else []
     # a description with no time of its own ("the 1911 laureate", "of the Cold War era", "today")
-    timeless = bool(head) and not re.search(r"\d|\b(?:era|age|today|now|current|modern|century|period|time)\b", gloss.group())
+    timeless = bool(head) and not re.search(r"\d|\b(?:era|age|today|now|current|modern|century|period|time|former|late|"
+                                            r"incumbent|ex)\b", gloss.group())
     said = _confirmation(question[:gloss.start()] + "?", intent, query, missing, spans, language) if timeless else None
-    if said and said.reply == "yes" and said.span in query and len(said.span.split()) >= 2 \
-            and (holds(intent, head[0], language) or not _described_in(said.span, intent)):
-        # "You mean Herbert von Karajan, the Austrian conductor?": the query's own name, described where the
-        # intent bears the description out by its head, or describes the name not at all ("the Portuguese
-        # explorer Vasco da Gama" belies "the Spanish navigator")
+    if said and said.reply == "yes" and said.span in query and len(said.span.split()) >= 2 and holds(intent, head[0], language) \
+            and (not _described_in(said.span, intent) or all(holds(intent, w, language) for w in content_words(gloss.group(), language))):
+        # "You mean Herbert von Karajan, the Austrian conductor?" of a need for the conductor's orchestra: the
+        # query's own name, where the intent bears the description out by its head, and by every word where it
+        # describes the name itself ("the Dutch painter Rembrandt" belies "the Flemish painter")
         return said
     glossed = [s for s in missing if language == "zh" and not ABOUT_THE_USER.search(question) and any(
         re.search(rf"(?<![\d-]){re.escape(s)}(?![\d-])", g.group()) and not re.search(r"[不非除没]", g.group())
@@ -1153,7 +1156,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             or rival_place_zh(question, guesses, query, missing) \
             or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing) \
             or (rival_place_zh(question, guesses, "", _places_held_zh(query, intent))  # "这里说的是深圳的…吗？" of a query in 广州市
-                if not any(is_zh_place(w) for s in missing for w, _, _ in answer_choices_zh.words(s)) else None)
+                if not any(is_zh_place(w) for s in missing for w, _, _ in answer_choices_zh.words(s))
+                and len(_places_held_zh(query, intent)) == 1 and not _ASIDE_ZH.search(question) else None)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
@@ -1234,7 +1238,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if agreeing:  # "您是想了解2024年度的标准吗？" for 2024年: the year said more finely
             return Decision(min(agreeing, key=len), "confirmation", reply="yes")
         times = [g for g in guesses if language == "zh" and kind_of(g, language) == "time"]
-        query_years = re.findall(rf"{YEAR}年", query) if times and not same and not ABOUT_THE_USER.search(question) else []
+        query_years = re.findall(rf"{YEAR}年", query) if times and not same and not ABOUT_THE_USER.search(question) \
+            and not _ASIDE_ZH.search(question) else []
         if len(query_years) == 1:  # (not "您是2024年度参加高考的吗？")
             # "您说的是2024年度的标准，对吧？" of a query that says 2024年: its own year, said more finely; "2023年度的
             # 缴费基数吧？": another year, no
@@ -1513,6 +1518,11 @@ def _asked_zh(question: str) -> set[str | None]:
 def _names_any(question: str, intent: str, language: str) -> bool:
     """The question names something the intent holds (a word of it, in any form)."""
     return any(holds(intent, w, language) for w in content_words(question, language))
+
+
+# A value a Chinese question brings beside the need's, not in its place: a comparison, an offer, a stop on
+# the way, a publication date ("您想和深圳对比一下吗？", "中途在泉州停靠吗？", "是2023年发布的收费文件吗？")
+_ASIDE_ZH = re.compile(r"对比|相比|比较|参考|附上|一起|都|包括|包含|顺便|经停|中途|停靠|途经|发布|出台|公布|调整")
 
 
 def _places_held_zh(query: str, intent: str) -> list[str]:
