@@ -221,6 +221,7 @@ _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tel
 _AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:(?:could|can|would)\s+you\s+(?:please\s+)?(?:tell me|let me know|say)\s+)?"
                             r"(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
+_CATEGORY_OF = re.compile(r"\bcategory of\b", re.IGNORECASE)  # "Which category of the Nobel Prize?": which one of it
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
                       "notable", "main", "major", "important", "key", "principal", "best-known", "well-known", "best",
@@ -494,8 +495,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return Decision(field, "specify")
     # "Which season?" of the 1993–94 NHL season, "Which Oscars ceremony?" of the 1998 one: the year tells
     # the occurrence, not the league or the award the query names
-    dated_edition = _WHICH_EDITION.search(question) and any(span_type(s, language) == "time" for s in missing) \
-        and not _named_besides_the_time(missing, language)
+    dated_edition = _dated_edition(question, missing, language)
     named = _named_by_query(question, intent, query, missing) if language == "en" and query and not dated_edition else None
     if named:  # "Which river are you asking about?" of a query that says "the Mekong River"
         return Decision(named, "in_query")
@@ -508,7 +508,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # English only: jieba's words are too short to tell a restated query from a question about it.
     if query and language == "en" and _restates_query(question, query, missing, language) \
             and not _asks_a_constraint(question, query, missing) and not dated_edition \
-            and not re.search(r"\bcategory of\b", question, re.IGNORECASE):  # "Which category of the Nobel Prize?" asks which one
+            and not _CATEGORY_OF.search(question):  # "Which category of the Nobel Prize?" asks which one
         return Decision(UNKNOWN, "own_question")
     if query and language == "en" and classify(question) not in TYPED:
         span = _specified(question, intent, query, missing)
@@ -1155,9 +1155,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
             or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing) \
-            or (rival_place_zh(question, guesses, "", _places_held_zh(query, intent))  # "这里说的是深圳的…吗？" of a query in 广州市
-                if not any(is_zh_place(w) for s in missing for w, _, _ in answer_choices_zh.words(s))
-                and len(_places_held_zh(query, intent)) == 1 and not _ASIDE_ZH.search(question) else None)
+            or _rival_of_the_querys_place_zh(question, guesses, intent, query, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
@@ -1525,9 +1523,15 @@ def _names_any(question: str, intent: str, language: str) -> bool:
 _ASIDE_ZH = re.compile(r"对比|相比|比较|参考|附上|一起|都|包括|包含|顺便|经停|中途|停靠|途经|发布|出台|公布|调整")
 
 
-def _places_held_zh(query: str, intent: str) -> list[str]:
-    """The gazetteer places a Chinese query names that the intent names too (广州市 of "广州市常住人口是多少？")."""
-    return [w for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w in intent] if query else []
+def _rival_of_the_querys_place_zh(question: str, guesses: list[str], intent: str, query: str, missing: list[str]) -> str | None:
+    """The one gazetteer place a Chinese query names (and the intent too) that a guessed place of its level stands
+    against, where the need left out no place ("这里说的是深圳的常住人口吗？" of "广州市常住人口是多少？"), and the
+    guess is no value brought beside it."""
+    held = [w for w, _, _ in answer_choices_zh.words(query) if is_zh_place(w) and w in intent] if query else []
+    if len(held) != 1 or _ASIDE_ZH.search(question) \
+            or any(is_zh_place(w) for s in missing for w, _, _ in answer_choices_zh.words(s)):
+        return None
+    return rival_place_zh(question, guesses, "", held)
 
 
 def _described_in(name: str, intent: str) -> bool:
@@ -1535,19 +1539,20 @@ def _described_in(name: str, intent: str) -> bool:
     return bool(re.search(rf"\bthe\s+(?:[a-z][\w-]*\s+|[A-Z][a-z]+(?:n|an|ese|ish|ch)\s+){{1,3}}{re.escape(name)}", intent))
 
 
-def _named_besides_the_time(missing: list[str], language: str) -> bool:
-    """The query left out a name besides its time, not within it: Wimbledon of "the 2008 title at Wimbledon"
-    (not the NHL of "the 1993–94 NHL season")."""
+def _dated_edition(question: str, missing: list[str], language: str) -> bool:
+    """A question for an occurrence ("Which season?", "Which Oscars ceremony?", "Which election?") of a need the
+    query left a time out of, and no name besides it, not within it: the year tells the occurrence (not for
+    Wimbledon of "the 2008 title at Wimbledon"; the NHL of "the 1993–94 NHL season" is within its time)."""
     times = [t for t in missing if span_type(t, language) == "time"]
-    return any(span_type(s, language) is None and s[:1].isupper() and not any(s in t for t in times) for s in missing)
+    return bool(_WHICH_EDITION.search(question)) and bool(times) and not any(
+        span_type(s, language) is None and s[:1].isupper() and not any(s in t for t in times) for s in missing)
 
 
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
     asked = classify(asking)
-    if asked not in TYPED and _WHICH_EDITION.search(asking) and any(span_type(s, language) == "time" for s in missing) \
-            and not _named_besides_the_time(missing, language):  # not Wimbledon of "the 2008 title at Wimbledon"
+    if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:
         return None
