@@ -99,7 +99,7 @@ def test_a_part_of_the_year_confirms_or_stands_against_the_needs(question, expec
 
 def test_the_end_of_a_year_said_otherwise_is_the_needs():
     pair = ("截至2024年底，全国高铁运营里程是多少万公里？", "全国高铁运营里程是多少万公里？")
-    assert answered(pair, "是指到2024年年末为止的里程吗？", "zh") == ("是的，截至2024年底", "confirmation")
+    assert answered(pair, "是指2024年年末的统计数字吗？", "zh") == ("是的，截至2024年底", "confirmation")
     assert answered(pair, "是截至2023年底的吗？", "zh") == ("不是，截至2024年底", "confirmation")
 
 
