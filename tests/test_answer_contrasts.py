@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.views import UNKNOWN
-from tests.test_answer_scope import answered
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
 
 BERLIN = ("What was the population of Berlin in 1900?", "What was the population of Berlin?")
 INSURANCE = ("2023年杭州市灵活就业人员缴纳职工医保的月缴费基数下限是多少？", "灵活就业人员缴纳职工医保的月缴费基数下限是多少？")
@@ -153,7 +153,6 @@ def test_an_owner_the_query_names_answers_whose_and_stands_against_another():
     assert answered(moons, "Do you mean Uranus's moons?") == ("No, Neptune", "confirmation")
 
 
-UNKNOWN_REPLY = '{"answer": "unknown"}'
 
 
 @pytest.mark.parametrize(("pair", "question", "language", "not_said"), [

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.views import UNKNOWN
-from tests.test_answer_scope import answered
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
 
-UNKNOWN_REPLY = f'{{"answer": "{UNKNOWN}"}}'
 PREMIER = ("Who was Prime Minister of Canada at the end of 1979?", "Who was Prime Minister at the end of 1979?")
 RIVER = ("Which river is the longest in the Balkans?", "Which river is the longest?")
 FESTIVAL = ("Which film won the Golden Bear at the 1994 Berlin International Film Festival?",

@@ -23,6 +23,9 @@ BASKETBALL = ("2019年男篮世界杯冠军是哪个国家？", "世界杯冠军
 BIRTHS = ("2023年全国出生人口是多少？", "全国出生人口是多少？")
 
 
+UNKNOWN_REPLY = f'{{"answer": "{UNKNOWN}"}}'  # a scripted model that says unknown, for a case a rule must settle otherwise
+
+
 def answered(pair: tuple[str, str], question: str, language: str = "en", model_says: str | None = None) -> tuple[str, str]:
     """The answer and the rule that gave it; the model may be asked only when ``model_says`` is given."""
     def reply(request):

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.views import UNKNOWN
-from tests.test_answer_scope import answered
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
 
-UNKNOWN_REPLY = f'{{"answer": "{UNKNOWN}"}}'
 POWER = ("2024年成都市居民阶梯电价第一档的年用电量上限是多少度？", "居民阶梯电价第一档的年用电量上限是多少度？")
 ENVOY = ("张骞第一次出使西域是在哪一年？", "张骞出使西域是在哪一年？")
 

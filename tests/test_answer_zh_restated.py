@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from cts_dataset.protocol.views import UNKNOWN
-from tests.test_answer_scope import answered
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
 
-UNKNOWN_REPLY = f'{{"answer": "{UNKNOWN}"}}'
 FARE = ("2025年杭州市地铁学生票的折扣是多少？", "杭州市地铁学生票的折扣是多少？")
 RENT = ("南京市2025年公租房的租金标准是每平方米多少元？", "2025年公租房的租金标准是每平方米多少元？")
 
