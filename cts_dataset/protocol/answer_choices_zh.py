@@ -106,7 +106,9 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
                     and (at_query + stop - last in {stop_q for _, _, stop_q in words(blurred_query)}
                          or len(inside[-1][0]) <= 2):
                 stop = last  # "庚辰|本现|藏于": the segmenter ran on into the query's own 现藏于
-            spans.append(fused_query[inside[0][1]:stop])
+            whole = _with_title_closed(fused_query, inside[0][1], stop)
+            spans.append(whole)
+            spans += re.findall(r"《[^《》]+》", whole) if whole.count("《") > 1 or not whole.startswith("《") else []
             spans += _runs(inside, fused_query)
         raw = _inserted(tokens, fused_query, start, end)
         if raw and raw not in spans:
@@ -114,6 +116,15 @@ def missing_spans(fused_query: str, blurred_query: str) -> list[str]:
     spans = list(dict.fromkeys(s for s in spans if s))
     # a lone character of a name the segmenter cut ("约" of 里约) is no span where the whole name is one
     return [s for s in spans if not (re.fullmatch(rf"[{CJK}]", s) and any(s in o and o != s for o in spans))]
+
+
+def _with_title_closed(text: str, start: int, stop: int) -> str:
+    """``text[start:stop]``, on to the title mark that closes one it opens ("2022年《财富》", not "2022年《财富")."""
+    span = text[start:stop]
+    while span.count("《") > span.count("》") and stop < len(text) and "》" in text[stop:]:
+        stop = text.index("》", stop) + 1
+        span = text[start:stop]
+    return span
 
 
 def _inserted(tokens: list[tuple[str, int, int]], text: str, start: int, end: int) -> str | None:

@@ -95,6 +95,23 @@ def other_edition_zh(question: str, missing: list[str]) -> str | None:
     return own[0] if own and said and not any(s in o or o in s for s in said for o in own) else None
 
 
+# a name numbered within its series: 神舟五号, 长征五号, 嫦娥四号, 歼-20 (not 第五届: an ordinal)
+_NUMBERED_ZH = re.compile(r"(?P<stem>[\u4e00-\u9fff]{2,4}?)(?P<n>[一二三四五六七八九十百零两\d]+)(?P<unit>号|型)")
+
+
+def other_number_zh(question: str, missing: list[str]) -> str | None:
+    """The numbered name the need left out that the question numbers otherwise: 神舟五号 for "是神舟十二号吗？"."""
+    for span in missing:
+        own = _NUMBERED_ZH.fullmatch(span)
+        if not own or own.group("stem").startswith("第"):
+            continue
+        said = [m for m in _NUMBERED_ZH.finditer(question) if m.group("stem").endswith(own.group("stem"))
+                and m.group("unit") == own.group("unit")]
+        if said and all(m.group("n") != own.group("n") for m in said):
+            return span
+    return None
+
+
 def whole_zh(span: str, missing: list[str], question: str) -> str:
     """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
     "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of

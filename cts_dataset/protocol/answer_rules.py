@@ -99,6 +99,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     ordinal_agreeing_zh,
     ordinal_key,
     other_edition_zh,
+    other_number_zh,
     period_zh,
     rival_bound_zh,
     rival_place_zh,
@@ -125,6 +126,7 @@ from cts_dataset.protocol.answer_sides import (
     NO_HEAD,
     elided_by_another,
     held_alternative,
+    side_before_another,
     in_its_sense,
     own_words,
     side_as_written,
@@ -439,6 +441,13 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if owner:  # "Which country's GDP?" of a query for "the GDP of Brazil"
         return Decision(owner, "in_query")
     if is_either_or(question, language):
+        against_any = side_before_another(question, intent, query, language)
+        if against_any:  # "the Golden Lion or another prize?" of a query for the Golden Lion: the query's own
+            return Decision(against_any, "either_or")
+        quoted = _QUOTED_MEANS_ZH.match(question) if language == "zh" else None
+        if quoted and quoted.group(1) in intent and not any(
+                all(holds(intent, w, language) for w in content_words(p, language)) for p in alternatives(question, language)):
+            return Decision(UNKNOWN, "either_or")  # "“2021年”是指当年12月的考试，还是2021年入学的那一次？": the need says neither
         whole = _side_written_whole_zh(question, intent, query) if language == "zh" else None
         if whole:  # "您指的是Mate 60、Mate 60 Pro还是Mate 60 Pro+？" of a need for the Mate 60 Pro
             return Decision(whole, "either_or")
@@ -472,7 +481,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             named = any(guessed(p, intent, language) for p in offered)
             return typed or (None if named else _which_is_meant(question, intent, query, missing))
         held = held_alternative(question, intent, query) if query else None
-        if held and (typed is None or typed.span == UNKNOWN):
+        # (before a value of a kind no side names: "national parks or provincial parks?" of a query for national
+        # parks asks which parks, not where)
+        if held and (typed is None or typed.span == UNKNOWN or not any(holds(p, typed.span, language) for p in offered)
+                     and not re.search(r"\b(?:particular|specific|certain|given)\b", question, re.IGNORECASE)):
             return Decision(held, "either_or")
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
         # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
@@ -1150,7 +1162,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
         return Decision(agreeing_ordinal, "confirmation", reply="yes")
     if language == "zh" and not rival:  # "是Max版吗？" of a need for 标准版: another edition
-        rival = other_edition_zh(question, missing)
+        rival = other_edition_zh(question, missing) or other_number_zh(question, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
@@ -1197,8 +1209,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         era = next((s for s in missing for g in guesses if ERA_ZH.search(s) and ERA_ZH.search(g) and one_era(g, s)), None)
         if era:
             return Decision(era, "confirmation", reply="yes")
+    # (a Chinese guess stands in for no span of the need's in a question of whether a thing is so or is to be
+    # weighed: "商家有没有承诺包邮？", "要考虑丰水期和枯水期的面积差异吗？")
     variant = (_variant_of(question, missing, language) if language == "en"
-               else variant_of_zh(question, intent, missing, rivals)) if rivals else None
+               else variant_of_zh(question, intent, missing, rivals) if not _WHETHER_ZH.search(question) else None) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
         return Decision(whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
     aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and names_country_otherwise(question, s)]
@@ -1211,6 +1225,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # it otherwise there ("一个|人去")
         whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
+        if language == "en" and _ALSO.search(question) and all(_qualified_otherwise(w, question, intent) for w in new):
+            return Decision(UNKNOWN, "confirmation")  # "counting metro and commuter passengers too?": other passengers
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         # with its examples' names left out, the question names the span: yes ("freshwater lakes, ... like the Caspian?")
         exemplified = language == "en" and bool(guessed(question, intent, language))
@@ -1248,6 +1264,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                 and all(re.search(r"\d", g) for g in guesses if kind_of(g, language) == "time"):
             # "您是指4月到10月这段时间的票价吗？" of a need for 旺季: dates against a named season, neither yes nor no
             return Decision(same[0], "confirmation", reply="")
+        if same and language == "en" and kind_of(same[0], language) == "name" \
+                and all(_qualifies_another_thing(g, question, intent, same[0]) for g in guesses):
+            return Decision(UNKNOWN, "confirmation")  # "5G phones only?" of a need "according to IDC": no rival name
         if same:  # the whole name the guess stands against: "No, 433 Eros" for "Are you asking about Vesta?"
             whole = _whole_name(same[0], missing) if language == "en" else same[0]
             # "the United States?" for Canada: a place of several words; not one that describes ("the emperor who
@@ -1269,9 +1288,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
         # names, not its block: "是2024年的惊喜夜活动对吧？" confirms 2024年, not 2024年北京.
-        span = _first_holding(new, missing, spans, language, shortest=True)
+        if _WHETHER_ZH.search(question):  # "要考虑丰水期和枯水期的面积差异吗？" of a need 按面积计算: it says not
+            return Decision(UNKNOWN, "confirmation")
+        span = _first_holding(new, missing, spans, language, shortest=True, question=question)
         if span and answer_of(question, span, intent, language) == UNKNOWN and not ABOUT_THE_USER.search(question) \
-                and not _PLANS_ZH.search(question) and not _NOT_THE_NEEDS_ZH.search(question) \
+                and not _PLANS_ZH.search(question) and not (_NOT_THE_NEEDS_ZH.search(question) and not span.startswith("《")) \
                 and f"{span}是" not in question and not any(rivals_a_word_zh(w, intent) for w in new):
             # "是省会长沙的那一所吗？" of a need for 长沙: the need's value with words it cannot check, said
             # neither yes nor no (not a question about the user, their plans, or where figures come from, nor
@@ -1312,6 +1333,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 
 # a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
+_USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
+_ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
+_WHOLE_LAND_ZH = frozenset(["全国", "全球", "全世界", "世界", "全省", "全市"])
+_QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
+_WHETHER_ZH = re.compile(r"有没有|是否有|考虑")
 _FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)"
@@ -1322,6 +1348,27 @@ _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知�
 _GENERIC_THING_EN = frozenset(tokenize("competition competitions event events contest tournament race one ones edition "
                                        "figure figures number data thing question"))
 _CHECKING_EN = frozenset(tokenize("correct right check checking just confirm held took place hosted staged"))
+
+
+def _qualifies_another_thing(guess: str, question: str, intent: str, span: str) -> bool:
+    """A guessed name right before a common noun that the intent does not write after ``span``: it restricts
+    a thing ("5G phones", "Apple phones"), it does not stand against the name the query left out ("the Oxford
+    dictionary" against "Cambridge dictionary" does)."""
+    after_guess = re.search(rf"(?<!\bthe )\b{re.escape(guess)}\s+([a-z][\w-]*)", question)  # "the Rembrandt seascape" names one
+    if not after_guess or not tokenize(after_guess.group(1)) or holds(intent, after_guess.group(1), "en"):
+        return False  # "Jupiter's moons" of a need for Saturn's moon: the intent's own thing, another owner
+    after_span = re.search(rf"\b{re.escape(span)}\s+([\w-]+)", intent)
+    return not (after_span and same_word(after_guess.group(1), after_span.group(1)))
+
+
+_ALSO = re.compile(r"\b(?:too|also|as well|includ\w*|count(?:s|ed|ing)?)\b", re.IGNORECASE)  # asks for more of the thing
+
+
+def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
+    """The question says ``word`` after a content word the intent lacks: another of that thing ("commuter
+    passengers" of a need by "annual passenger numbers"), not the intent's."""
+    before = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(word)}", question)
+    return bool(before) and bool(tokenize(before.group(1))) and not holds(intent, before.group(1), "en")
 
 
 def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
@@ -1554,8 +1601,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     asked = classify(asking)
     if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
-    if asked not in TYPED:
-        return None
+    if asked not in TYPED or (asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking)
+                              and not _ASKS_A_TIME_ZH.search(asking)):
+        return None  # "您目前是按60%还是100%的档次缴费？" asks how the user pays now, not when
+    if asked == "region" and language == "zh" and ABOUT_THE_USER.search(asking) and re.search(r"哪(?:个|一)?(?:省|市|城市|区|县)", asking):
+        # "您是在哪个省领取养老金的？" of a need for 全国: where the user is, which a nationwide need does not say
+        missing = [s for s in missing if s not in _WHOLE_LAND_ZH]
+        spans = [s for s in spans if s not in _WHOLE_LAND_ZH]
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
@@ -1668,14 +1720,16 @@ def _at_level(question: str, places: list[str]) -> Decision:
 
 
 def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str,
-                   shortest: bool = False) -> str | None:
+                   shortest: bool = False, question: str = "") -> str | None:
     """The first span the query left out that holds every word (whole blocks come before their parts;
     ``shortest``: the shortest of them that is a time, a number or a place, if any), else the shortest of
     the intent's spans that does; else the span holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
-        typed = [h for h in holding if span_type(h, language) in TYPED] if shortest else []
-        return min(typed, key=len) if typed else holding[0]
+        # a title the question writes whole, if any ("《财富》" of "是《财富》杂志的榜单吗？", not 2022年《财富》)
+        said = [h for h in holding if shortest and h.startswith("《") and h in question] or holding
+        typed = [h for h in said if span_type(h, language) in TYPED] if shortest else []
+        return min(typed, key=len) if typed else max(said, key=len) if said is not holding else holding[0]
     holding = [s for s in spans if all(holds(s, w, language) for w in words)]
     if holding:
         return min(holding, key=len)

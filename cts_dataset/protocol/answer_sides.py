@@ -176,3 +176,29 @@ def _telling_part_zh(word: str) -> str:
         if word.endswith(measure):
             return word[:-len(measure)]
     return word
+
+
+# "the Golden Lion or another prize?", "面积还是别的？": one value against anything else
+_OR_ANOTHER = re.compile(r"(?P<side>[^,，、—–:：;；?？]+?)\s*,?\s*(?:\bor\b|还是|或者|或是)\s*"
+                         r"(?:\b(?:an?other|some other|any other|a different|other|something else|else)\b|别的|其他|其它|另外)",
+                         re.IGNORECASE)
+_LEAD_EN = re.compile(r"^.*?\b(?:about|mean|meant|referring to|interested in|looking for|want|is it|was it)\s+", re.IGNORECASE)
+
+
+def side_before_another(question: str, intent: str, query: str, language: str) -> str | None:
+    """The one value a question sets against "another" or "别的", where the query and the intent both write it:
+    "Golden Lion" for "Which award are you asking about — the Golden Lion or another prize?" of a query for
+    the Golden Lion; "面积" for "“最大”指的是什么，面积还是别的？" of a query for 面积最大. None where the query
+    lacks it: a guess is the confirmation rules' to judge."""
+    offered = _OR_ANOTHER.search(question)
+    if not offered or not query:
+        return None
+    side = _LEAD_EN.sub("", offered.group("side")).strip(EDGE + " ") if language == "en" else offered.group("side").strip()
+    side = re.sub(r"^(?:the|a|an)\s+", "", side, flags=re.IGNORECASE) if language == "en" else re.sub(r"^(?:是|指|按)", "", side)
+    words = content_words(side, language)
+    if not words or not all(holds(query, w, language) and holds(intent, w, language) for w in words):
+        return None
+    if language == "zh":
+        return side if side in intent else None
+    found = re.search(rf"\b{re.escape(side)}\b", intent, re.IGNORECASE)
+    return found.group() if found else None

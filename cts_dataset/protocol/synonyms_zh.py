@@ -57,6 +57,8 @@ def kin(a: str, b: str) -> bool:
     same, kind, members = _groups()
     if a == b or synonyms(a, b):
         return False
+    if any(a in group and b in group for group in _OPPOSED):
+        return True
 
     def said_so(word: str) -> set[str]:
         return {w for g in same.get(word, frozenset()) for w in members[g]} | {word}
@@ -66,9 +68,17 @@ def kin(a: str, b: str) -> bool:
 
 
 # Words a question uses for what a need writes otherwise, which Cilin does not file together
+# The two (or more) sides of a choice that search needs often make, which Cilin files apart or not at all:
+# "是退休人员的吗？" of a need for 在职职工, "按GDP总量排吗？" of one for 人均GDP
+_OPPOSED = (frozenset(["在职", "退休"]), frozenset(["总量", "人均"]), frozenset(["线上", "线下", "网络", "网上", "实体店"]),
+            frozenset(["城镇", "农村", "乡村"]), frozenset(["公立", "私立", "民办", "公办"]), frozenset(["境内", "境外"]),
+            frozenset(["国内", "国际", "海外"]), frozenset(["应届", "往届"]), frozenset(["进口", "出口"]),
+            frozenset(["新车", "二手车"]), frozenset(["成人", "儿童"]), frozenset(["工作日", "周末", "节假日"]),
+            frozenset(["城区", "郊区"]), frozenset(["本地", "外地"]), frozenset(["汽油", "柴油"]), frozenset(["早高峰", "晚高峰"]))
 _SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("铁路",), "元旦": ("1月1日",), "港版": ("香港",),
                    "美版": ("美国",), "央视": ("中央电视台",), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",),
-                   "学硕": ("学术型", "学术学位"), "专硕": ("专业型", "专业学位")}
+                   "学硕": ("学术型", "学术学位"), "专硕": ("专业型", "专业学位"),
+                   "高铁": ("高速铁路",)}
 # Words of position that Cilin files as one sense though they bound different things: 7座以内 is no 春节期间
 _POSITIONS = frozenset(["以内", "之内", "以下", "之下", "以上", "之上", "以外", "之外", "期间", "之间", "以前", "之前",
                         "以后", "之后", "左右", "前后"])
