@@ -193,7 +193,8 @@ _OPEN_KIND = re.compile(r"^\W*(?:is there|do you have) (?:a|any) (?:particular|s
                         r"(?:interested in|looking for|thinking of|asking about)|you have in mind|in mind|you mean)\b", re.IGNORECASE)
 # what such a request may ask for: a kind of the thing itself, not a day, a budget, a use or a reason
 _KINDS_OF_THING = frozenset(tokenize("feature features model models version versions variant variants edition editions type "
-                                     "types kind kinds category categories aspect aspects nationality"))  # not "age group"
+                                     "types kind kinds category categories aspect aspects nationality part parts group groups "
+                                     "section sections"))  # not "age group"
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
@@ -448,6 +449,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if quoted and quoted.group(1) in intent and not any(
                 all(holds(intent, w, language) for w in content_words(p, language)) for p in alternatives(question, language)):
             return Decision(UNKNOWN, "either_or")  # "“2021年”是指当年12月的考试，还是2021年入学的那一次？": the need says neither
+        ordinal = ordinal_agreeing_zh(question, missing) if language == "zh" else None
+        if ordinal:  # "您指的是首届，还是某一特定年份的？" of a need for 第一届: the side said otherwise
+            return Decision(ordinal, "either_or")
         whole = _side_written_whole_zh(question, intent, query) if language == "zh" else None
         if whole:  # "您指的是Mate 60、Mate 60 Pro还是Mate 60 Pro+？" of a need for the Mate 60 Pro
             return Decision(whole, "either_or")
@@ -1335,7 +1339,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 # a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
 _ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
-_WHOLE_LAND_ZH = frozenset(["全国", "全球", "全世界", "世界", "全省", "全市"])
+_WHOLE_LAND_ZH = r"全国|全球|全世界|世界|全省|全市"
+_WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"),
+                  "城市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"), "区": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$"),
+                  "县": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$")}
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
 _WHETHER_ZH = re.compile(r"有没有|是否有|考虑")
 _FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
@@ -1604,10 +1611,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if asked not in TYPED or (asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking)
                               and not _ASKS_A_TIME_ZH.search(asking)):
         return None  # "您目前是按60%还是100%的档次缴费？" asks how the user pays now, not when
-    if asked == "region" and language == "zh" and ABOUT_THE_USER.search(asking) and re.search(r"哪(?:个|一)?(?:省|市|城市|区|县)", asking):
-        # "您是在哪个省领取养老金的？" of a need for 全国: where the user is, which a nationwide need does not say
-        missing = [s for s in missing if s not in _WHOLE_LAND_ZH]
-        spans = [s for s in spans if s not in _WHOLE_LAND_ZH]
+    level = re.search(r"哪(?:个|一)?(省|市|城市|区|县)", asking) if asked == "region" and language == "zh" else None
+    if level and (ABOUT_THE_USER.search(asking) or re.search(r"[您你](?:所在|在|户籍|户口)", asking)):
+        # "您是在哪个省领取养老金的？" of a need for 全国, "您在哪个区申请？" of one for 深圳市: where the user is,
+        # which a need of a wider place does not say
+        wider = _WIDER_THAN_ZH[level.group(1)]
+        missing = [s for s in missing if not wider.search(s)]
+        spans = [s for s in spans if not wider.search(s)]
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
