@@ -194,7 +194,7 @@ _OPEN_KIND = re.compile(r"^\W*(?:is there|do you have) (?:a|any) (?:particular|s
 # what such a request may ask for: a kind of the thing itself, not a day, a budget, a use or a reason
 _KINDS_OF_THING = frozenset(tokenize("feature features model models version versions variant variants edition editions type "
                                      "types kind kinds category categories aspect aspects nationality part parts group groups "
-                                     "section sections"))  # not "age group"
+                                     "section sections"))  # (not an "age group": see decide)
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
@@ -361,6 +361,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     request = _OPEN_KIND.search(question) if language == "en" else None
     outer = outermost(missing)
     if request and set(tokenize(request.group("kind"))) & _KINDS_OF_THING and len(outer) == 1 \
+            and not re.search(r"\b(?:age|income|price|budget)\b", request.group("kind"), re.IGNORECASE) \
             and classify(question) not in TYPED and span_type(outer[0], language) not in TYPED \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # (a year answers no "particular district")
         # "Is there a particular feature or model you're interested in?": yes, the one thing the query left out
