@@ -366,6 +366,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # (a year answers no "particular district")
         # "Is there a particular feature or model you're interested in?": yes, the one thing the query left out
         return Decision(outer[0], "open_request", reply="yes")
+    kind_zh = _OPEN_KIND_ZH.search(question) if language == "zh" else None
+    if kind_zh and len(outer) == 1 and span_type(outer[0], language) not in TYPED and classify(question) not in TYPED \
+            and not guessed(re.sub(r"(?:比如|例如|譬如)[^？?]*", "", question.replace(kind_zh.group(), "")), intent, language):
+        # "请问是特定动力类型的车吗？" of a need for 新能源汽车, "有没有特定的限定，比如性别？" of one for 女航天员:
+        # yes, the one thing the query left out
+        return Decision(outer[0], "open_request", reply="yes")
     if language == "en" and missing and names_nothing(question) and classify(question) not in TYPED:
         # "Which specific person, thing or organisation do you mean?": what the query left out, not a time
         # or a number (a question for those names them)
@@ -1338,6 +1344,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 
 
 # a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
+# a request for a kind of the thing, in Chinese: "是特定动力类型的车吗？", "有没有特定的限定？"
+_OPEN_KIND_ZH = re.compile(r"(?:特定|某种|某一?类|特别)的?[\u4e00-\u9fff]{0,4}?(?:类型|种类|类别|群体|限定|限制|要求|范围)")
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
 _ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
 _WHOLE_LAND_ZH = r"全国|全球|全世界|世界|全省|全市"

@@ -10,10 +10,12 @@ in too many groups (首, 头, 元 are all "first").
 from __future__ import annotations
 
 import functools
+import re
 from collections import defaultdict
 
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.span_types import ERA_ZH
+from cts_dataset.text import CJK
 
 MIN_CHARS = 2
 
@@ -93,6 +95,11 @@ def said_as_the_need_says(question: str, intent: str) -> str:
     need = [w for w, tag in need_tags.items() if len(w) >= MIN_CHARS and answer_choices_zh.is_content(w)
             and tag[:2] not in answer_choices_zh.NAME_TAGS]
     said = question
+    for station in re.finditer(rf"([{CJK}]{{2,4}})站", question):  # "广州南站" of a need that writes 广州南
+        name = next((station.group(1)[i:] for i in range(len(station.group(1)) - 1)
+                     if station.group(1)[i:] in intent and station.group(1)[i:] + "站" not in intent), None)
+        if name:
+            said = said.replace(name + "站", name, 1)
     for word, needs in _SAID_OTHERWISE.items():  # 国行 for a need in 中国大陆: Cilin has neither
         own = next((n for n in needs if n in intent), None)
         if word in said and word not in intent and own:
