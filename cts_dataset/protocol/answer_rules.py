@@ -1288,7 +1288,20 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # A guess of another kind than what the query left out ("Is that Quezon City?") asks what the user
         # searches for, or what their need does not say. One that describes its guess in a relative clause
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
-        return Decision(UNKNOWN, "confirmation") if before_relative(question) == question else None
+        if before_relative(question) != question:
+            return None
+        outer = outermost(missing)
+        described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question)) if tokenize(w)] \
+            if language == "en" else []
+        # (a bare name against a span of no name, time or number may guess the answer itself: "Are you thinking
+        # of the Amazon?" of a need for the largest river by discharge volume)
+        if language == "en" and len(outer) == 1 and _ASKS_WHAT_IS_MEANT.search(question) \
+                and not ABOUT_THE_USER.search(question) and (described or re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])):
+            # "Do you mean the Vancouver Games?" of a need for 2010, "Are you asking about the Disney movie?" of
+            # one for the folk tale: what the user means, in the need's words, neither yes nor no (the guess
+            # may well be the need's value said otherwise)
+            return Decision(outer[0], "confirmation", reply="")
+        return Decision(UNKNOWN, "confirmation")
     dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(same_number(g, s) for s in missing)]
     if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
         # "您是指2023年推出的冠军版车型吗？" of a need for 2023款冠军版: the block of the need's year and the new words
