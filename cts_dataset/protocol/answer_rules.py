@@ -1183,7 +1183,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
-        return Decision(whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
+        return Decision(_widened_zh(whole_zh(rival, missing, question), missing) if language == "zh" else rival,
+                        "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
     if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
         guess, span = placed
@@ -1225,7 +1226,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     variant = (_variant_of(question, missing, language) if language == "en"
                else variant_of_zh(question, intent, missing, rivals) if not _WHETHER_ZH.search(question) else None) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
-        return Decision(whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
+        return Decision(_widened_zh(whole_zh(variant, missing, question), missing) if language == "zh" else variant,
+                        "confirmation", reply="no")
     aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and names_country_otherwise(question, s)]
     if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
         return Decision(min(aliased, key=len), "confirmation", reply="yes")
@@ -1398,6 +1400,15 @@ def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
     passengers" of a need by "annual passenger numbers"), not the intent's."""
     before = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(word)}", question)
     return bool(before) and bool(tokenize(before.group(1))) and not holds(intent, before.group(1), "en")
+
+
+def _widened_zh(span: str, missing: list[str]) -> str:
+    """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
+    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日)."""
+    kind = span_type(span, "zh")
+    blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
+              and not any(o != b and o in b and span_type(o, "zh") in TYPED and span_type(o, "zh") != kind for o in missing)]
+    return max(blocks, key=len, default=span)
 
 
 def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
