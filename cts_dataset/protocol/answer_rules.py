@@ -1404,10 +1404,10 @@ def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
 
 def _widened_zh(span: str, missing: list[str]) -> str:
     """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
-    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日)."""
+    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆 for 新疆)."""
     kind = span_type(span, "zh")
     blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
-              and not any(o != b and o in b and span_type(o, "zh") in TYPED and span_type(o, "zh") != kind for o in missing)]
+              and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o for o in missing)]
     return max(blocks, key=len, default=span)
 
 
