@@ -1193,7 +1193,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
-        return Decision(UNKNOWN, "answer_guess")
+        meant = _meant_otherwise(question, query, missing)
+        # "Do you mean the festival held in May 2013, when Spielberg chaired the jury?" of a need for 2013: the
+        # need's value, neither yes nor no; a bare name ("Is it the Amazon?") may be the answer itself
+        return Decision(meant, "answer_guess", reply="") if meant else Decision(UNKNOWN, "answer_guess")
     # names only (not "Winter", "Physics", "Women's": another of the query's thing), and none the answer's
     # ("the one won by Sweden?", "awarded to Bob Dylan?")
     dated_too = [s for s in missing if language == "en" and guesses and span_type(s, language) == "time"
@@ -1292,18 +1295,11 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # ("the Polish king who relieved Vienna in 1683?") may describe the intent's own: the model chooses.
         if before_relative(question) != question:
             return None
-        outer = outermost(missing)
-        described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question)) if tokenize(w)] \
-            if language == "en" else []
-        # (a bare name against a span of no name, time or number may guess the answer itself: "Are you thinking
-        # of the Amazon?" of a need for the largest river by discharge volume)
-        if language == "en" and len(outer) == 1 and _ASKS_WHAT_IS_MEANT.search(question) \
-                and not ABOUT_THE_USER.search(question) and (described or re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])):
-            # "Do you mean the Vancouver Games?" of a need for 2010, "Are you asking about the Disney movie?" of
-            # one for the folk tale: what the user means, in the need's words, neither yes nor no (the guess
-            # may well be the need's value said otherwise)
-            return Decision(outer[0], "confirmation", reply="")
-        return Decision(UNKNOWN, "confirmation")
+        # "Do you mean the Vancouver Games?" of a need for 2010, "Are you asking about the Disney movie?" of
+        # one for the folk tale: what the user means, in the need's words, neither yes nor no (the guess may
+        # well be the need's value said otherwise)
+        meant = _meant_otherwise(question, query, missing, bare_name=True) if language == "en" else None
+        return Decision(meant, "confirmation", reply="") if meant else Decision(UNKNOWN, "confirmation")
     dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(same_number(g, s) for s in missing)]
     if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
         # "您是指2023年推出的冠军版车型吗？" of a need for 2023款冠军版: the block of the need's year and the new words
@@ -1400,6 +1396,22 @@ def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
     passengers" of a need by "annual passenger numbers"), not the intent's."""
     before = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(word)}", question)
     return bool(before) and bool(tokenize(before.group(1))) and not holds(intent, before.group(1), "en")
+
+
+def _meant_otherwise(question: str, query: str, missing: list[str], bare_name: bool = False) -> str | None:
+    """The one block the query left out, for an English question of what is meant that guesses another value:
+    where the question describes its guess in words of no name that the query lacks ("the festival held in
+    May 2013"; not "Is the capital you have in mind Kinshasa?" of a query for the capital), or, with
+    ``bare_name``, names it only and the block holds a name, a time or a number (a bare name against a
+    block of none may guess the answer itself: "Are you thinking of the Amazon?" of a need for the largest
+    river by discharge volume)."""
+    outer = outermost(missing)
+    if len(outer) != 1 or not _ASKS_WHAT_IS_MEANT.search(question) or ABOUT_THE_USER.search(question):
+        return None
+    described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question))
+                 if tokenize(w) and not holds(query, w, "en")]
+    named = bare_name and bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0]))
+    return outer[0] if described or named else None
 
 
 def _widened_zh(span: str, missing: list[str]) -> str:
