@@ -898,9 +898,9 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
                               re.IGNORECASE)
 
 
-_ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|某一?[个年届次款](?P<kind_zh>)",
+_ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数",
+_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
                        re.IGNORECASE)
 
 
