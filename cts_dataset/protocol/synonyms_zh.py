@@ -124,9 +124,12 @@ def stood_against(question: str, intent: str, spans: list[str]) -> str | None:
     asked = [w for w, _, _ in answer_choices_zh.words(question) if len(w) >= MIN_CHARS and w not in intent
              and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in answer_choices_zh.NAME_TAGS
              and not ERA_ZH.search(w)]  # 清朝 and 清代 are kin to Cilin, one era to a reader: the era rule judges
-    for span in spans:  # a side of a common choice, though the segmenter cut it ("晚|高峰" against 早高峰)
-        if span not in question and any(span in group and any(w in question and w not in intent for w in group - {span})
-                                        for group in _OPPOSED):
+    # a side of a common choice, though the segmenter cut it ("晚|高峰" against 早高峰); not one within a longer
+    # word (the 国际 of 首都国际机场)
+    longer = [w for w, _, _ in answer_choices_zh.words(question) if len(w) > MIN_CHARS]
+    for span in spans:
+        if span not in question and any(span in group and any(w in question and w not in intent and not any(w in t and w != t for t in longer)
+                                                              for w in group - {span}) for group in _OPPOSED):
             return span
     for span in spans:
         own = [w for w, _, _ in answer_choices_zh.words(span) if len(w) >= MIN_CHARS]
