@@ -1653,9 +1653,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     asked = classify(asking)
     if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
-    if asked not in TYPED or (asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking)
-                              and not _ASKS_A_TIME_ZH.search(asking)):
-        return None  # "您目前是按60%还是100%的档次缴费？" asks how the user pays now, not when
+    if asked not in TYPED:
+        return None
+    if asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking) and not _ASKS_A_TIME_ZH.search(asking):
+        return Decision(UNKNOWN, "typed")  # "您目前是按60%还是100%的档次缴费？", "您现在读大几？": the user's present, no time
     level = re.search(r"哪(?:个|一)?(省|市|城市|区|县)", asking) if asked == "region" and language == "zh" else None
     if level and (ABOUT_THE_USER.search(asking) or re.search(r"[您你](?:所在|在|户籍|户口)", asking)):
         # "您是在哪个省领取养老金的？" of a need for 全国, "您在哪个区申请？" of one for 深圳市: where the user is,
