@@ -95,7 +95,7 @@ def other_edition_zh(question: str, missing: list[str]) -> str | None:
     return own[0] if own and said and not any(s in o or o in s for s in said for o in own) else None
 
 
-# a name numbered within its series: 神舟五号, 长征五号, 嫦娥四号, 歼-20 (not 第五届: an ordinal)
+# a name numbered within its series: 神舟五号, 长征五号, 嫦娥四号 (not 第五届: an ordinal)
 _NUMBERED_ZH = re.compile(r"(?P<stem>[\u4e00-\u9fff]{2,4}?)(?P<n>[一二三四五六七八九十百零两\d]+)(?P<unit>号|型)")
 
 

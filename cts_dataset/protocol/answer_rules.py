@@ -362,13 +362,15 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     outer = outermost(missing)
     if request and set(tokenize(request.group("kind"))) & _KINDS_OF_THING and len(outer) == 1 \
             and not re.search(r"\b(?:age|income|price|budget)\b", request.group("kind"), re.IGNORECASE) \
+            and not _another_part(request.group("kind"), intent, outer[0]) \
             and classify(question) not in TYPED and span_type(outer[0], language) not in TYPED \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # (a year answers no "particular district")
         # "Is there a particular feature or model you're interested in?": yes, the one thing the query left out
         return Decision(outer[0], "open_request", reply="yes")
     kind_zh = _OPEN_KIND_ZH.search(question) if language == "zh" else None
     if kind_zh and len(outer) == 1 and span_type(outer[0], language) not in TYPED and classify(question) not in TYPED \
-            and not guessed(re.sub(r"(?:比如|例如|譬如)[^？?]*", "", question.replace(kind_zh.group(), "")), intent, language):
+            and not guessed(re.sub(r"(?:比如|例如|譬如)[^？?]*", "", question.replace(kind_zh.group(), "")), intent, language) \
+            and not rival_sex_zh(question, intent, missing):  # "是特定群体的男博士吗？" of a need for 女性博士
         # "请问是特定动力类型的车吗？" of a need for 新能源汽车, "有没有特定的限定，比如性别？" of one for 女航天员:
         # yes, the one thing the query left out
         return Decision(outer[0], "open_request", reply="yes")
@@ -454,7 +456,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             return Decision(against_any, "either_or")
         quoted = _QUOTED_MEANS_ZH.match(question) if language == "zh" else None
         if quoted and quoted.group(1) in intent and not any(
-                all(holds(intent, w, language) for w in content_words(p, language)) for p in alternatives(question, language)):
+                holds(s, w, language) for p in alternatives(question, language) for w in content_words(p, language)
+                for s in missing if not holds(quoted.group(1), w, language)):
             return Decision(UNKNOWN, "either_or")  # "“2021年”是指当年12月的考试，还是2021年入学的那一次？": the need says neither
         ordinal = ordinal_agreeing_zh(question, missing) if language == "zh" else None
         if ordinal:  # "您指的是首届，还是某一特定年份的？" of a need for 第一届: the side said otherwise
@@ -494,8 +497,11 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         held = held_alternative(question, intent, query) if query else None
         # (before a value of a kind no side names: "national parks or provincial parks?" of a query for national
         # parks asks which parks, not where)
-        if held and (typed is None or typed.span == UNKNOWN or not any(holds(p, typed.span, language) for p in offered)
-                     and not re.search(r"\b(?:particular|specific|certain|given)\b", question, re.IGNORECASE)):
+        if held and (typed is None or typed.span == UNKNOWN
+                     or (not any(holds(p, typed.span, language) for p in offered)
+                         and not _ONE_SIDE.search(question)
+                         and not (span_type(typed.span, language) == "time" and _offers_kind(question, "time")))):
+            # (not "the Nobel Prize in Literature or another year's?": a time asked)
             return Decision(held, "either_or")
         # "Before or after 1900?" offers values of a kind, and the intent's value of that kind answers it.
         # "In kilometres or in miles?", "The city proper or the metropolitan area?" offer none: the intent
@@ -1193,7 +1199,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
-        meant = _meant_otherwise(question, query, missing)
+        meant = _meant_otherwise(question, intent, query, missing, guesses)
         # "Do you mean the festival held in May 2013, when Spielberg chaired the jury?" of a need for 2013: the
         # need's value, neither yes nor no; a bare name ("Is it the Amazon?") may be the answer itself
         return Decision(meant, "answer_guess", reply="") if meant else Decision(UNKNOWN, "answer_guess")
@@ -1298,7 +1304,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "Do you mean the Vancouver Games?" of a need for 2010, "Are you asking about the Disney movie?" of
         # one for the folk tale: what the user means, in the need's words, neither yes nor no (the guess may
         # well be the need's value said otherwise)
-        meant = _meant_otherwise(question, query, missing, bare_name=True) if language == "en" else None
+        meant = _meant_otherwise(question, intent, query, missing, guesses, bare_name=True) if language == "en" else None
         return Decision(meant, "confirmation", reply="") if meant else Decision(UNKNOWN, "confirmation")
     dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(same_number(g, s) for s in missing)]
     if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
@@ -1354,9 +1360,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     return None
 
 
-# a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
 # a request for a kind of the thing, in Chinese: "是特定动力类型的车吗？", "有没有特定的限定？"
-_OPEN_KIND_ZH = re.compile(r"(?:特定|某种|某一?类|特别)的?[\u4e00-\u9fff]{0,4}?(?:类型|种类|类别|群体|限定|限制|要求|范围)")
+# (the words between name a dimension, not a value: "特定的混动类型" guesses 混动)
+_OPEN_KIND_ZH = re.compile(r"(?:(?:特定|某种|某一?类)的?){1,2}(?:(?:动力|能源|燃料|性别|年龄段?|学历|身份|人员|人群|车辆|产品)"
+                           r"(?:类型|种类|类别|群体|限定|范围)?|类型|种类|类别|群体|限定)")  # (not "特定的科室要求", "特别的预算范围")
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
 _ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
 _WHOLE_LAND_ZH = r"全国|全球|全世界|世界|全省|全市"
@@ -1365,6 +1372,7 @@ _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compi
                   "县": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$")}
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
 _WHETHER_ZH = re.compile(r"有没有|是否有|考虑")
+# a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
 _FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
                             r"|^(?:请问)?是(?![否不])|^(?:这里)?(?:问|说|指)的(?:是|就是)"
@@ -1381,7 +1389,9 @@ def _qualifies_another_thing(guess: str, question: str, intent: str, span: str) 
     """A guessed name right before a common noun that the intent does not write after ``span``: it restricts
     a thing ("5G phones", "Apple phones"), it does not stand against the name the query left out ("the Oxford
     dictionary" against "Cambridge dictionary" does)."""
-    after_guess = re.search(rf"(?<!\bthe )\b{re.escape(guess)}\s+([a-z][\w-]*)", question)  # "the Rembrandt seascape" names one
+    if re.search(rf"\b(?:the|this|that)\s+(?:[\w-]+\s+){{0,2}}{re.escape(guess)}\b", question, re.IGNORECASE):
+        return False  # "the Rembrandt seascape", "the first Asian writer" name one
+    after_guess = re.search(rf"\b{re.escape(guess)}\s+([a-z][\w-]*)", question)
     if not after_guess or not tokenize(after_guess.group(1)) or holds(intent, after_guess.group(1), "en"):
         return False  # "Jupiter's moons" of a need for Saturn's moon: the intent's own thing, another owner
     after_span = re.search(rf"\b{re.escape(span)}\s+([\w-]+)", intent)
@@ -1391,14 +1401,24 @@ def _qualifies_another_thing(guess: str, question: str, intent: str, span: str) 
 _ALSO = re.compile(r"\b(?:too|also|as well|includ\w*|count(?:s|ed|ing)?)\b", re.IGNORECASE)  # asks for more of the thing
 
 
+def _another_part(kind: str, intent: str, span: str) -> bool:
+    """A request for a part or section of a whole ("a particular part of Texas") that the span left out is
+    no part of: "far side" is the part of "the far side of the Moon", "public" no part of Texas."""
+    whole = re.match(r"\s*(?:part|parts|section|sections)\s+of\s+(?:the\s+)?(?P<whole>[\w'’ -]+)", kind, re.IGNORECASE)
+    return bool(whole) and not re.search(rf"\b{re.escape(span)}\s+of\s+(?:the\s+)?{re.escape(whole.group('whole').strip())}",
+                                         intent, re.IGNORECASE)
+
+
 def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
     """The question says ``word`` after a content word the intent lacks: another of that thing ("commuter
     passengers" of a need by "annual passenger numbers"), not the intent's."""
     before = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(word)}", question)
-    return bool(before) and bool(tokenize(before.group(1))) and not holds(intent, before.group(1), "en")
+    return bool(before) and bool(tokenize(before.group(1))) and not holds(intent, before.group(1), "en") \
+        and not _ALSO.fullmatch(before.group(1))  # "counting international students too?" counts the intent's own
 
 
-def _meant_otherwise(question: str, query: str, missing: list[str], bare_name: bool = False) -> str | None:
+def _meant_otherwise(question: str, intent: str, query: str, missing: list[str], guesses: list[str],
+                     bare_name: bool = False) -> str | None:
     """The one block the query left out, for an English question of what is meant that guesses another value:
     where the question describes its guess in words of no name that the query lacks ("the festival held in
     May 2013"; not "Is the capital you have in mind Kinshasa?" of a query for the capital), or, with
@@ -1406,19 +1426,26 @@ def _meant_otherwise(question: str, query: str, missing: list[str], bare_name: b
     block of none may guess the answer itself: "Are you thinking of the Amazon?" of a need for the largest
     river by discharge volume)."""
     outer = outermost(missing)
-    if len(outer) != 1 or not _ASKS_WHAT_IS_MEANT.search(question) or ABOUT_THE_USER.search(question):
+    if len(outer) != 1 or not _ASKS_WHAT_IS_MEANT.search(question) or ABOUT_THE_USER.search(question) \
+            or len(re.findall(r"\byou(?:r|'ve|'d)?\b", question, re.IGNORECASE)) > 1:  # "the Games you went to"
         return None
+    if guesses and all(_qualifies_another_thing(g, question, intent, outer[0]) for g in guesses):
+        return None  # "Do you mean Apple phones?": a kind of the answers, no value of the need's
     described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question))
                  if tokenize(w) and not holds(query, w, "en")]
-    named = bare_name and bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0]))
+    # a bare name, last of its phrase ("the Caribbean?" against Mediterranean Sea, "the Vancouver Games?"
+    # against 2010); not one before a noun ("Apple Store prices?" of a need in Japan)
+    named = bare_name and bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])) \
+        and not any(re.search(rf"\b{re.escape(g)}\s+[a-z]", question) for g in guesses)
     return outer[0] if described or named else None
 
 
 def _widened_zh(span: str, missing: list[str]) -> str:
     """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
-    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆 for 新疆)."""
+    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆 for 新疆, nor a segmenter's fragment: 广州南到)."""
     kind = span_type(span, "zh")
     blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
+              and not answer_choices_zh.is_function_char(b[-1]) and not answer_choices_zh.is_function_char(b[0])
               and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o for o in missing)]
     return max(blocks, key=len, default=span)
 
@@ -1661,9 +1688,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if level and (ABOUT_THE_USER.search(asking) or re.search(r"[您你](?:所在|在|户籍|户口)", asking)):
         # "您是在哪个省领取养老金的？" of a need for 全国, "您在哪个区申请？" of one for 深圳市: where the user is,
         # which a need of a wider place does not say
-        wider = _WIDER_THAN_ZH[level.group(1)]
-        missing = [s for s in missing if not wider.search(s)]
-        spans = [s for s in spans if not wider.search(s)]
+        # (with their parts and the blocks that hold them: "杭州" and "杭州市新生儿" of 杭州市)
+        wider = [s for s in spans if _WIDER_THAN_ZH[level.group(1)].search(s)]
+        missing = [s for s in missing if not any(s in w or w in s for w in wider)]
+        spans = [s for s in spans if not any(s in w or w in s for w in wider)]
     if asked == "region" and language == "en":  # "Which country's GDP?" is not answered by the "US" of "US dollars"
         missing = [s for s in missing if not names_a_currency(s, intent)]
         spans = [s for s in spans if not names_a_currency(s, intent)]
@@ -1782,10 +1810,10 @@ def _first_holding(words: list[str], missing: list[str], spans: list[str], langu
     the intent's spans that does; else the span holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
-        # a title the question writes whole, if any ("《财富》" of "是《财富》杂志的榜单吗？", not 2022年《财富》)
-        said = [h for h in holding if shortest and h.startswith("《") and h in question] or holding
-        typed = [h for h in said if span_type(h, language) in TYPED] if shortest else []
-        return min(typed, key=len) if typed else max(said, key=len) if said is not holding else holding[0]
+        # a title the question writes whole first ("《财富》" of "是《财富》杂志的榜单吗？", not 2022年《财富》)
+        titles = [h for h in holding if shortest and h.startswith("《") and h in question]
+        typed = [h for h in titles or holding if span_type(h, language) in TYPED] if shortest else []
+        return min(typed, key=len) if typed else max(titles, key=len) if titles else holding[0]
     holding = [s for s in spans if all(holds(s, w, language) for w in words)]
     if holding:
         return min(holding, key=len)

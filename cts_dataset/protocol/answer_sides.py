@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from cts_dataset.diagnostics.rules import classify
 from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_guesses import (
@@ -22,6 +23,7 @@ from cts_dataset.protocol.answer_phrasing import (
     holds,
     written_in_two,
 )
+from cts_dataset.protocol.span_types import TYPED
 from cts_dataset.protocol.word_forms import same_stem, same_word
 from cts_dataset.text import tokenize
 
@@ -191,8 +193,9 @@ def side_before_another(question: str, intent: str, query: str, language: str) -
     the Golden Lion; "面积" for "“最大”指的是什么，面积还是别的？" of a query for 面积最大. None where the query
     lacks it: a guess is the confirmation rules' to judge."""
     offered = _OR_ANOTHER.search(question)
-    if not offered or not query:
-        return None
+    other = re.match(r"\s*([\w'’-]+)", question[offered.end():]) if offered else None  # the thing after "another"
+    if not offered or not query or (other and language == "en" and classify(f"which {other.group(1)}") in TYPED):
+        return None  # "the Nobel Prize in Literature or another year's?" asks which year
     side = _LEAD_EN.sub("", offered.group("side")).strip(EDGE + " ") if language == "en" else offered.group("side").strip()
     side = re.sub(r"^(?:the|a|an)\s+", "", side, flags=re.IGNORECASE) if language == "en" else re.sub(r"^(?:是|指|按)", "", side)
     words = content_words(side, language)

