@@ -1199,10 +1199,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         differ = kind_of(guess, language) in TYPED and kind_of(guess, language) == kind_of(span, language)
         return Decision(span, "confirmation", reply="no" if differ else "")
     if guesses and language == "en" and guesses_the_answer(before_relative(question), query, intent, missing):
-        meant = _meant_otherwise(question, intent, query, missing, guesses)
-        # "Do you mean the festival held in May 2013, when Spielberg chaired the jury?" of a need for 2013: the
-        # need's value, neither yes nor no; a bare name ("Is it the Amazon?") may be the answer itself
-        return Decision(meant, "answer_guess", reply="") if meant else Decision(UNKNOWN, "answer_guess")
+        return Decision(UNKNOWN, "answer_guess")
     # names only (not "Winter", "Physics", "Women's": another of the query's thing), and none the answer's
     # ("the one won by Sweden?", "awarded to Bob Dylan?")
     dated_too = [s for s in missing if language == "en" and guesses and span_type(s, language) == "time"
@@ -1304,7 +1301,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "Do you mean the Vancouver Games?" of a need for 2010, "Are you asking about the Disney movie?" of
         # one for the folk tale: what the user means, in the need's words, neither yes nor no (the guess may
         # well be the need's value said otherwise)
-        meant = _meant_otherwise(question, intent, query, missing, guesses, bare_name=True) if language == "en" else None
+        meant = _meant_otherwise(question, intent, query, missing, guesses) if language == "en" else None
         return Decision(meant, "confirmation", reply="") if meant else Decision(UNKNOWN, "confirmation")
     dated = [g for g in guesses if language == "zh" and kind_of(g, language) == "time" and any(same_number(g, s) for s in missing)]
     if new and dated and all(g in dated or not kind_of(g, language) for g in guesses):
@@ -1417,26 +1414,33 @@ def _qualified_otherwise(word: str, question: str, intent: str) -> bool:
         and not _ALSO.fullmatch(before.group(1))  # "counting international students too?" counts the intent's own
 
 
-def _meant_otherwise(question: str, intent: str, query: str, missing: list[str], guesses: list[str],
-                     bare_name: bool = False) -> str | None:
-    """The one block the query left out, for an English question of what is meant that guesses another value:
-    where the question describes its guess in words of no name that the query lacks ("the festival held in
-    May 2013"; not "Is the capital you have in mind Kinshasa?" of a query for the capital), or, with
-    ``bare_name``, names it only and the block holds a name, a time or a number (a bare name against a
-    block of none may guess the answer itself: "Are you thinking of the Amazon?" of a need for the largest
-    river by discharge volume)."""
+_NAMED_OCCURRENCE = re.compile(r"\b(?:Games|Olympics|Cup|Open|Festival|Championships?|Grand Prix|Expo|Series|Bowl|Final|"
+                               r"games|tournament|ceremony|edition|season|election|race|contest|festival|final|championships?|"
+                               r"version|adaptation|remake|original)\b")  # what a year tells apart
+
+
+def _meant_otherwise(question: str, intent: str, query: str, missing: list[str], guesses: list[str]) -> str | None:
+    """The one block the query left out, for an English question of what is meant that guesses another value
+    of it (not the answer: the rules of answer guesses come first): where the question describes its guess in
+    words of no name that the query lacks ("Are you asking about the Disney movie?" of a need for the folk
+    tale; not "Is the capital you have in mind Kinshasa?" of a query for the capital), or names an occurrence
+    against a block that holds a name, a time or a number ("Do you mean the Vancouver Games?" of a need for
+    2010). A bare name may be the answer itself ("Are you thinking of the Amazon?")."""
     outer = outermost(missing)
     if len(outer) != 1 or not _ASKS_WHAT_IS_MEANT.search(question) or ABOUT_THE_USER.search(question) \
             or len(re.findall(r"\byou(?:r|'ve|'d)?\b", question, re.IGNORECASE)) > 1:  # "the Games you went to"
         return None
     if guesses and all(_qualifies_another_thing(g, question, intent, outer[0]) for g in guesses):
         return None  # "Do you mean Apple phones?": a kind of the answers, no value of the need's
+    if any(re.search(r"\d", g) and kind_of(g, "en") != kind_of(outer[0], "en") for g in guesses):
+        return None  # "the 2020 census figure?" of a need for a city: a value of another slot
     described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question))
                  if tokenize(w) and not holds(query, w, "en")]
-    # a bare name, last of its phrase ("the Caribbean?" against Mediterranean Sea, "the Vancouver Games?"
-    # against 2010); not one before a noun ("Apple Store prices?" of a need in Japan)
-    named = bare_name and bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])) \
-        and not any(re.search(rf"\b{re.escape(g)}\s+[a-z]", question) for g in guesses)
+    # a name of an occurrence ("the Sochi Games?" against 2014); a bare name may be the answer itself
+    # ("James Whale?" of a need for the director of the 1931 film)
+    named = bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])) and bool(_NAMED_OCCURRENCE.search(question))
+    if kind_of(outer[0], "en") == "time" and not _NAMED_OCCURRENCE.search(question):
+        return None  # a year is told by an occurrence; "the Conservatives led by Boris Johnson?" guesses the answer
     return outer[0] if described or named else None
 
 
