@@ -20,6 +20,7 @@ from cts_dataset.protocol.answer_phrasing import (
 )
 from cts_dataset.protocol.span_types import (
     ERA_ZH,
+    TYPED,
     is_zh_place,
     span_type,
     zh_place_level,
@@ -115,7 +116,12 @@ def other_number_zh(question: str, missing: list[str]) -> str | None:
 def whole_zh(span: str, missing: list[str], question: str) -> str:
     """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
     "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of
-    a block the query left out, where it ends as the guess does, and is a value of the part's kind)."""
+    a block the query left out, where it ends as the guess does, and is a value of the part's kind); then the
+    longest block that holds it (:func:`_widened_zh`)."""
+    return _widened_zh(_name_from_part_zh(span, missing, question), missing)
+
+
+def _name_from_part_zh(span: str, missing: list[str], question: str) -> str:
     best = span
     for block in (s for s in missing if span in s and s != span):
         joined = re.search(r"[A-Za-z0-9.]+\+$", block[:block.index(span)])  # 12GB+512GB: one spec, joined by +
@@ -129,6 +135,17 @@ def whole_zh(span: str, missing: list[str], question: str) -> str:
                 continue
         best = max(best, whole, key=len)
     return best
+
+
+def _widened_zh(span: str, missing: list[str]) -> str:
+    """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
+    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆
+    for 新疆, nor a segmenter's fragment: 广州南到)."""
+    kind = span_type(span, "zh")
+    blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
+              and not answer_choices_zh.is_function_char(b[-1]) and not answer_choices_zh.is_function_char(b[0])
+              and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o for o in missing)]
+    return max(blocks, key=len, default=span)
 
 
 def ordinal_key(ordinal: str) -> str:

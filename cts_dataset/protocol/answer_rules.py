@@ -1189,8 +1189,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
-        return Decision(_widened_zh(whole_zh(rival, missing, question), missing) if language == "zh" else rival,
-                        "confirmation", reply="no")
+        return Decision(whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
     if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
         guess, span = placed
@@ -1232,8 +1231,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     variant = (_variant_of(question, missing, language) if language == "en"
                else variant_of_zh(question, intent, missing, rivals) if not _WHETHER_ZH.search(question) else None) if rivals else None
     if variant:  # "Middle English, from Chaucer's era?" for Old English: no, and what the user means
-        return Decision(_widened_zh(whole_zh(variant, missing, question), missing) if language == "zh" else variant,
-                        "confirmation", reply="no")
+        return Decision(whole_zh(variant, missing, question) if language == "zh" else variant, "confirmation", reply="no")
     aliased = [s for s in missing if language == "en" and span_type(s, language) == "region" and names_country_otherwise(question, s)]
     if aliased:  # "Is this about the United Kingdom's Labour Party?" for "UK": yes
         return Decision(min(aliased, key=len), "confirmation", reply="yes")
@@ -1434,24 +1432,15 @@ def _meant_otherwise(question: str, intent: str, query: str, missing: list[str],
         return None  # "Do you mean Apple phones?": a kind of the answers, no value of the need's
     if any(re.search(r"\d", g) and kind_of(g, "en") != kind_of(outer[0], "en") for g in guesses):
         return None  # "the 2020 census figure?" of a need for a city: a value of another slot
+    occurrence = bool(_NAMED_OCCURRENCE.search(question))
+    if kind_of(outer[0], "en") == "time" and not occurrence:
+        return None  # a year is told by an occurrence; "the Conservatives led by Boris Johnson?" guesses the answer
     described = [w for w in re.findall(r"\b[a-z][\w'’-]*", _ASKS_WHAT_IS_MEANT.sub("", question))
                  if tokenize(w) and not holds(query, w, "en")]
     # a name of an occurrence ("the Sochi Games?" against 2014); a bare name may be the answer itself
     # ("James Whale?" of a need for the director of the 1931 film)
-    named = bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0])) and bool(_NAMED_OCCURRENCE.search(question))
-    if kind_of(outer[0], "en") == "time" and not _NAMED_OCCURRENCE.search(question):
-        return None  # a year is told by an occurrence; "the Conservatives led by Boris Johnson?" guesses the answer
+    named = occurrence and bool(re.search(r"\d|\b[A-Z][\w'’]*\b(?!-)", outer[0]))
     return outer[0] if described or named else None
-
-
-def _widened_zh(span: str, missing: list[str]) -> str:
-    """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
-    the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆 for 新疆, nor a segmenter's fragment: 广州南到)."""
-    kind = span_type(span, "zh")
-    blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
-              and not answer_choices_zh.is_function_char(b[-1]) and not answer_choices_zh.is_function_char(b[0])
-              and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o for o in missing)]
-    return max(blocks, key=len, default=span)
 
 
 def _query_confirmed_en(question: str, intent: str, query: str) -> str | None:
@@ -1810,8 +1799,8 @@ def _at_level(question: str, places: list[str]) -> Decision:
 def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str,
                    shortest: bool = False, question: str = "") -> str | None:
     """The first span the query left out that holds every word (whole blocks come before their parts;
-    ``shortest``: the shortest of them that is a time, a number or a place, if any), else the shortest of
-    the intent's spans that does; else the span holding most of them."""
+    ``shortest``: a title ``question`` writes whole first, then the shortest of them that is a time, a number
+    or a place, if any), else the shortest of the intent's spans that does; else the span holding most of them."""
     holding = [s for s in missing if all(holds(s, w, language) for w in words)]
     if holding:
         # a title the question writes whole first ("《财富》" of "是《财富》杂志的榜单吗？", not 2022年《财富》)
