@@ -136,12 +136,12 @@ def is_either_or(question: str, language: str) -> bool:
 
 # "You mean the year 1900, not 1910, right?", "the Summer Games rather than the Winter ones?": a guess and the
 # value it is told from. Not "whether or not", nor "but not" (what to count: "cities but not towns?").
-_CONTRAST_EN = re.compile(r"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?not|\s+(?:and|but)\s+not|\s+(?:rather than|instead of|as opposed to))"
+_CONTRAST_EN = re.compile(r"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?(?:not|excluding|leaving out|not counting|not including)|\s+(?:and|but)\s+not|\s+(?:rather than|instead of|as opposed to))"
                           r"\s+(?P<other>[^;?]+?)"
                           r"(?=,\s*(?:right|correct|yes|is that)\b|[;?]|$)",
                           re.IGNORECASE)
 # "您问的是职工医保，而不是城乡居民医保，对吗？", "是省考而非国考吧？": 不是 only after a comma or 而 (是不是 asks)
-_CONTRAST_ZH = re.compile(r"(?:[，,]\s*(?:而)?(?:不是|并非|而非)|而不是|而非|并非)(?P<other>[^？?。；;]+?)(?=[，,]?(?:对[吗吧]|是吗|吧|吗)|[？?。；;]|$)")
+_CONTRAST_ZH = re.compile(r"(?:[，,]\s*(?:而)?(?:不是|并非|而非)|而不是|而非|并非|[，,]\s*(?:不包括|不包含|不含|不算|不计|排除))(?P<other>[^？?。；;]+?)(?=[，,]?(?:对[吗吧]|是吗|吧|吗)|[？?。；;]|$)")
 _TAIL_EN = re.compile(r"\s*(?:,\s*)?(?:right|correct|is that right|is that correct|yes)?\s*\?*\s*$", re.IGNORECASE)
 
 

@@ -113,6 +113,24 @@ def other_number_zh(question: str, missing: list[str]) -> str | None:
     return None
 
 
+# "是科创板吗？", "您说的是散文杂文奖吗？": a question that guesses one thing, with nothing else of its own
+_GUESS_ONLY_ZH = re.compile(r"^(?:请问)?(?:您|你)?(?:(?:问|说|指|要|想问|想了解|想查)的)?(?:是不是|就是|是)(?P<guess>[\u4e00-\u9fff]{2,8}?)(?:吗|吧|呢|对吗|对吧)?[？?]$")
+# heads that name a kind of their own (创业板, 诗歌奖, 化学部, 东线): a guess with the same head is another of that kind
+_KIND_HEADS_ZH = "板奖部线馆院系科组赛项局站港杯段区类"
+
+
+def same_head_zh(question: str, intent: str, missing: list[str]) -> str | None:
+    """The span the need left out that a guess with the same head stands against: 创业板 for "是科创板吗？",
+    诗歌奖 for "是散文杂文奖吗？" (a guess the need does not write, of the words before the head)."""
+    found = _GUESS_ONLY_ZH.match(question.strip())
+    guess = found.group("guess") if found else ""
+    if not guess or guess in intent or guess[-1] not in _KIND_HEADS_ZH:
+        return None
+    same = [s for s in missing if len(s) >= 2 and s[-1] == guess[-1] and s not in guess and guess not in s
+            and not any(s != o and s in o and o[-1] == s[-1] for o in missing)]
+    return same[0] if len(same) == 1 else None
+
+
 def whole_zh(span: str, missing: list[str], question: str) -> str:
     """The whole name a part of which stands against a Chinese guess: "8 Gen 3" for the 3 of "骁龙8 Gen 2吗？",
     "A17 Pro" for its Pro, "河南舞阳贾湖遗址" for the 河南 of "浙江河姆渡遗址吗？" (from the part to the end of

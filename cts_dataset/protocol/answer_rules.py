@@ -106,6 +106,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     rival_scope_zh,
     rival_sex_zh,
     rival_value_zh,
+    same_head_zh,
     same_number,
     variant_of_zh,
     whole_zh,
@@ -396,7 +397,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
     if given and asks_method(question, intent, query):  # "Should the figure be given in euros?" of a need in euros: yes
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
-    stated = yardstick_in(intent) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
+    stated = _ranked_by(intent, missing) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
     if stated and not holds(question, stated, language):
         # "Largest by population?", "Should I rank the lakes by water volume?" of a need ranked by area: the user
         # says what they rank by, neither yes nor no (the guess may name it in other words: "by economic output"
@@ -792,6 +793,13 @@ def _qualifies(span: str, question: str, intent: str) -> bool:
                                for w in content_words(question, "en"))
 
 
+def _ranked_by(intent: str, missing: list[str]) -> str | None:
+    """What the intent ranks by: its "by area", else the one span the query left out that names a measure
+    ("the highest revenue", "the greatest volume of water"), which says it without a "by"."""
+    measures = [s for s in missing if names_a_measure(s) and not any(s != o and s in o for o in missing)]
+    return yardstick_in(intent) or (measures[0] if len(measures) == 1 else None)
+
+
 def _yardstick(question: str, intent: str, missing: list[str]) -> str | None:
     """What a question for the yardstick is answered with: the one the intent ranks by ("by area"), said
     again if the query says it too, unless the question does; else the first span the query left out that
@@ -1179,7 +1187,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if agreeing_ordinal:  # "您是说永乐三年的那次首航吗？" for 第一次: yes
         return Decision(agreeing_ordinal, "confirmation", reply="yes")
     if language == "zh" and not rival:  # "是Max版吗？" of a need for 标准版: another edition
-        rival = other_edition_zh(question, missing) or other_number_zh(question, missing)
+        rival = other_edition_zh(question, missing) or other_number_zh(question, missing) \
+            or same_head_zh(question, intent, missing)
     if language == "zh" and not rival:  # "您只买单程的吧？" of a need for 往返票: another of its kind
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \

@@ -165,8 +165,20 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
         return side if side in intent else joined if joined in intent else written_in_two(joined, intent) \
             or max(own[held[0]], key=len)
     words = intent.split()
-    at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in sides[held[0]])]
-    stretch = words[min(at):max(at) + 1] if at else []
+    side = sides[held[0]]
+    at = [i for i, w in enumerate(words) if any(same_word(t, s) for t in tokenize(w) for s in side)]
+
+    def says(i: int, j: int, s: str) -> bool:
+        return any(same_word(t, s) for w in words[i:j + 1] for t in tokenize(w))
+    written = [s for s in side if says(0, len(words) - 1, s)]
+
+    def covers(i: int, j: int) -> bool:
+        return all(says(i, j, s) for s in written)
+    # the shortest run that says every word of the side the intent writes: "hot desert", not "desert is the
+    # largest hot desert" of "Hot deserts only?"
+    runs = [(i, j) for i in at for j in at if i <= j and covers(i, j)]
+    first, last = min(runs, key=lambda r: (r[1] - r[0], r[0]), default=(0, -1))
+    stretch = words[first:last + 1]
     if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
         return None
     return " ".join(stretch).strip(EDGE)

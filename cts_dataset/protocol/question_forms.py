@@ -112,7 +112,10 @@ _ASKS_WHICH = re.compile(
 # A yes/no question that guesses the yardstick: a measure after "by", "in terms of" or "the most" ("Largest
 # by population?", "Ranked by economic output?", "You mean the one with the most residents?"); not a unit,
 # a method or a means ("in terms of metres", "measured by sonar", "closest by car").
-_GUESSED_YARDSTICK = re.compile(r"\b(?:by|in terms of|the (?:most|least|fewest))\s+(\S+(?:\s+\S+)?)", re.IGNORECASE)
+_GUESSED_YARDSTICK = re.compile(r"\b(?:by|in terms of|the (?:most|least|fewest|biggest|largest|greatest|highest))\s+(\S+(?:\s+\S+)?)",
+                                re.IGNORECASE)
+# "by the number of cars delivered?", "by annual number of visitors?": a count, whatever it counts
+_GUESSED_COUNT = re.compile(r"\b(?:by|in terms of)\s+(?:the\s+)?(?:(?:annual|yearly|total|overall)\s+)?number\s+of\s+\w", re.IGNORECASE)
 _MEASURES = frozenset(tokenize(
     "population people residents inhabitants citizens area size surface volume length height depth elevation "
     "gdp output economy economic revenue sales income value capacity speed weight mass visitors passengers "
@@ -122,7 +125,8 @@ _MEASURES = frozenset(tokenize(
 
 def guesses_yardstick(question: str) -> bool:
     """A yes/no question names a measure to rank by that the question offers as a guess."""
-    return any(names_a_measure(found.group(1)) for found in _GUESSED_YARDSTICK.finditer(question))
+    return bool(_GUESSED_COUNT.search(question)) \
+        or any(names_a_measure(found.group(1)) for found in _GUESSED_YARDSTICK.finditer(question))
 
 
 def names_a_measure(text: str) -> bool:
