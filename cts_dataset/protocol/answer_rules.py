@@ -562,15 +562,16 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
 
 
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
-# "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？": which one of the query's thing
-_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期套项])[\u4e00-\u9fff]{0,6}?|个(?:版本|型号)[\u4e00-\u9fff]{0,6}?|一个)(?:呢)?[？?]\s*$")
+# "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？", "您想了解哪一类？": which one of the query's thing
+# (not "是哪种茶？", which names the thing: the span that ends with it)
+_WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期套项])[\u4e00-\u9fff]{0,6}?|一?[类种]|个(?:版本|型号)[\u4e00-\u9fff]{0,6}?|一个)(?:呢)?[？?]\s*$")
 
 
 def _which_one_zh(question: str, missing: list[str]) -> str | None:
     """The one span the need left out that says which of the query's things a Chinese which-question asks
     for: a time for 哪一次 / 哪一届 / 哪一期, a name of no kind of value for the others (哪一款, 哪个版本)."""
     found = _WHICH_ONE_OF_ZH.search(question)
-    if not found or re.search(r"[您你](?:的|是|在|要|打算|计划|购买|租|住|开|家)", question[:found.start()].split("，")[-1]):
+    if not found or re.search(r"[您你](?:的|是|在|要|打算|计划|购买|租|住|开|家|属于)", question[:found.start()].split("，")[-1]):
         return None  # not the user's own ("您购买的是哪一款？")
     timed = (found.group("unit") or "") in ("次", "届", "期")
     fitting = [s for s in outermost(missing) if (span_type(s, "zh") == "time") == timed
@@ -1679,7 +1680,7 @@ def _dated_edition(question: str, missing: list[str], language: str) -> bool:
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
-    asked = classify(asking)
+    asked = classify(asking.replace("好几", "多"))  # "分好几个奖项，您想了解哪一类？" asks no number
     if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:

@@ -30,9 +30,9 @@ NOW_BEFORE = re.compile(r"\b(?:current|present|today's|latest|most recent)\s+((?
 NOW_WORD = re.compile(r"current|currently|today|now|latest|present", re.IGNORECASE)
 # The sides of a choice of now and a time gone by ("its historical population or the current one?",
 # "古代开封的人口，还是现在的？")
-NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent)\b",
+NOW_SIDE_EN = re.compile(r"\b(?:current|currently|today|today's|now|nowadays|present|present-day|latest|most recent|incumbent)\b",
                          re.IGNORECASE)
-NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时")
+NOW_SIDE_ZH = re.compile(r"目前|现在|当前|如今|现今|最新|今天|眼下|实时|现任")
 THEN_SIDE_EN = re.compile(r"\b(?:historical|historic|past|then|at the time|originally|original|earlier|back then|former|"
                           r"old|in the past|era|launch|release|when it (?:opened|launched|was released)|in history|"
                           r"at (?:some|one|a) (?:point|time)|a (?:particular|specific|given|certain) (?:season|year|time|edition))\b",
