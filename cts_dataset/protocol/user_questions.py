@@ -13,7 +13,7 @@ TO_USER_AS_SUBJECT = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\
 # A question about the user rather than what they mean: "Are you currently living there?", "Are you a regular
 # Costco shopper?", "您是本地旅客吗？", "您家的房子..."; not "Are you asking about ...", "您是指 ...".
 ABOUT_THE_USER = re.compile(rf"\b(?:are|do|did|were|have|will) you\s+(?!(?:\w+ly\s+)?(?:{_YOU_MEANING}|including|counting|"
-                            r"considering|excluding|only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要|按)|家|的(?!意思)|孩子|子女|父母|配偶|爱人)",
+                            r"considering|excluding|only|just))|\byour\b|[您你](?:是(?!指|说|问|想|要|按)|家|的(?!意思)|孩子|子女|父母|配偶|爱人|名下|本人|自己)",
                             re.IGNORECASE)
 # Any word addressed to the user
 TO_USER = re.compile(r"\b(?:you|your|you're|you've|you'd)\b|您|你", re.IGNORECASE)
