@@ -245,8 +245,10 @@ def test_which_one_after_a_sentence_of_reasons_gets_the_time_that_qualifies_the_
 
 
 def test_names_given_as_examples_are_no_guess_of_their_own():
+    # told from what it leaves out (a contrast) or alone (a confirmation), the examples guess nothing
     assert answered(LAKE, "Do you only want freshwater lakes, excluding saltwater ones like the Caspian Sea?") == (
-        "Yes, freshwater", "confirmation")
+        "Yes, freshwater", "contrast")
+    assert answered(LAKE, "Do you only want freshwater lakes like Baikal?") == ("Yes, freshwater", "confirmation")
 
 
 def test_a_description_in_the_querys_words_of_time_asks_no_time():

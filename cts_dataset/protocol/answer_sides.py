@@ -16,6 +16,7 @@ from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_guesses import (
     capitalised_runs,
+    initials,
 )
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
@@ -145,7 +146,10 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
     City, or New York State?" -> "New York City"; "您问的是HPV疫苗还是流感疫苗？" -> "HPV"). In Chinese only
     a short alternative (at most MAX_OWN_WORDS_ZH words of its own): a longer one restricts the query's
     thing ("包括研究生在内，还是只统计本专科毕业生？")."""
-    sides = [content_words(p, language) for p in alternatives(question, language)]
+    offered = alternatives(question, language)
+    if language == "en":  # "within the EU, or Europe as a whole?" of a query for the European Union
+        offered = [spelled_out(p, intent) for p in offered]
+    sides = [content_words(p, language) for p in offered]
     own = _own_words_by_side(sides)
     def said(w: str) -> bool:
         return holds(query, w, language) and holds(intent, w, language)
@@ -182,6 +186,13 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
     if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
         return None
     return " ".join(stretch).strip(EDGE)
+
+
+def spelled_out(text: str, intent: str) -> str:
+    """``text`` with each acronym the intent writes out in full written so ("US sales" -> "United States
+    sales" of an intent that says "the United States")."""
+    runs = {initials(r): r for r in capitalised_runs(intent, skip_first=False) if len(r.split()) >= 2}
+    return re.sub(r"\b[A-Z]{2,6}\b", lambda found: runs.get(found.group(), found.group()), text)
 
 
 def _telling_part_zh(word: str) -> str:
