@@ -12,7 +12,7 @@ from tests.test_answer_scope import UNKNOWN_REPLY, answered
 @pytest.mark.parametrize(("pair", "question", "expected"), [
     (("2023年杭州市二手房成交套数是多少？", "2023年二手房成交套数是多少？"), "您问的是二手房，不包括新房，对吗？", "是的，二手房"),
     (("2024年中国大陆高校毕业生人数是多少？", "2024年中国大陆高校毕业生人数是多少？"), "范围是中国大陆，不含港澳台，对吧？", "是的，中国大陆"),
-    (("2023年云南省入境游客人次是多少？", "2023年入境游客人次是多少？"), "您要的是入境游客人次，不算国内游客，对吗？", "是的，入境游客人次"),
+    (("2023年云南省入境游客人次是多少？", "2023年入境游客人次是多少？"), "您要的是入境游客人次，不包括国内游客，对吗？", "是的，入境游客人次"),
 ])
 def test_a_chinese_confirmation_that_leaves_a_thing_out_is_a_contrast(pair, question, expected):
     assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == expected
@@ -57,3 +57,19 @@ def test_a_guessed_yardstick_gets_the_measure_the_intent_ranks_by(pair, question
 def test_a_guessed_yardstick_of_an_intent_that_ranks_by_nothing_is_unknown():
     pair = ("Which Asian bank was founded first in 1890?", "Which Asian bank was founded first?")
     assert answered(pair, "Do you mean by the number of customers?", "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    # 不含税 is a price's attribute, not what a guess leaves out
+    (("2024年上海市汽油含税价格是多少？", "2024年汽油含税价格是多少？"), "是北京，不含税价格对吗？", "zh", "不是，上海市"),
+    # a guess that leaves a thing out but names words of its own restricts the need: no "yes"
+    (("2023年上海市汽车上牌量是多少？", "2023年上海市上牌量是多少？"), "您问的是新能源汽车，不包括燃油车，对吗？", "zh", UNKNOWN),
+    # a threshold is no yardstick: the intent ranks by nothing
+    (("Which Japanese company with revenue above $100 billion was founded first?", "Which Japanese company was founded first?"),
+     "Do you mean by the number of employees?", "en", UNKNOWN),
+    # an acronym is spelt out only for a place the intent writes out, not for another thing's initials
+    (("Which trains depart from Union Station in Washington after 10 pm?", "Which trains depart from Union Station after 10 pm?"),
+     "US trains or Canadian trains?", "en", "Washington"),
+])
+def test_what_the_new_rules_must_not_take(pair, question, language, expected):
+    assert answered(pair, question, language, model_says=UNKNOWN_REPLY)[0] == expected

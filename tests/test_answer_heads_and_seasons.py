@@ -62,3 +62,17 @@ def test_a_chinese_question_for_figures_broken_down_asks_more_than_the_need(ques
 def test_an_acronym_the_intent_writes_out_is_its_side():
     pair = ("Which bridge was the longest in the European Union in 2005?", "Which bridge was the longest in the European Union?")
     assert answered(pair, "The EU or Europe as a whole?", "en", model_says=UNKNOWN_REPLY)[0] == "European Union"
+
+
+@pytest.mark.parametrize(("pair", "question", "language"), [
+    # a guess naming the category of the need's value (a district that is new) is no rival of its head
+    (("2024年杭州市余杭区新房均价是多少？", "2024年杭州市新房均价是多少？"), "是新区吗？", "zh"),
+    # a season before a noun names a kind of thing, in either language
+    (("What is the yield per hectare of winter wheat in Kansas?", "What is the yield per hectare of wheat in Kansas?"),
+     "Which time of year do you mean?", "en"),
+    (("冬季两项世界杯中国队的最好成绩是第几名？", "世界杯中国队的最好成绩是第几名？"), "您问的是哪个时间段？", "zh"),
+    # which kind the user's own is, not the need's
+    (("2024年北京市三甲医院职工医保门诊报销比例是多少？", "2024年北京市职工医保门诊报销比例是多少？"), "您所在的单位属于哪一类？", "zh"),
+])
+def test_a_head_a_season_or_a_kind_the_need_does_not_answer_is_unknown(pair, question, language):
+    assert answered(pair, question, language, model_says=UNKNOWN_REPLY)[0] == UNKNOWN

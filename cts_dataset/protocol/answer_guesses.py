@@ -249,6 +249,14 @@ def abbreviated(question: str, missing: list[str]) -> str | None:
     return None
 
 
+def spelled_out(text: str, intent: str) -> str:
+    """``text`` with each acronym standing alone that stands for a place the intent writes out in full written
+    so ("US sales" -> "United States sales", "the EU" -> "the European Union"); not one before a name or a
+    unit ("NY Times", "HK dollars"), nor one of another thing's initials ("Union Station")."""
+    places = {initials(r): r for r in capitalised_runs(intent) if len(r.split()) >= 2 and names_a_place(r)}
+    return _ACRONYM_ALONE.sub(lambda found: places.get(found.group(1), found.group()), text)
+
+
 def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:
     """Runs of capitalised words ("Quezon City", "Gone with the Wind", "Łódź"), joined by small words;
     the text's first word is skipped when ``skip_first`` (every sentence capitalises it)."""

@@ -115,8 +115,9 @@ def other_number_zh(question: str, missing: list[str]) -> str | None:
 
 # "是科创板吗？", "您说的是散文杂文奖吗？": a question that guesses one thing, with nothing else of its own
 _GUESS_ONLY_ZH = re.compile(r"^(?:请问)?(?:您|你)?(?:(?:问|说|指|要|想问|想了解|想查)的)?(?:是不是|就是|是)(?P<guess>[\u4e00-\u9fff]{2,8}?)(?:吗|吧|呢|对吗|对吧)?[？?]$")
-# heads that name a kind of their own (创业板, 诗歌奖, 化学部, 东线): a guess with the same head is another of that kind
-_KIND_HEADS_ZH = "板奖部线馆院系科组赛项局站港杯段区类"
+# heads that name a kind of their own (创业板, 诗歌奖, 化学部): a guess with the same head is another of that
+# kind; not heads a category shares with its members (高铁站 of 南站, 新区 of 余杭区, 三甲医院)
+_KIND_HEADS_ZH = "板奖部杯馆"
 
 
 def same_head_zh(question: str, intent: str, missing: list[str]) -> str | None:
@@ -126,7 +127,7 @@ def same_head_zh(question: str, intent: str, missing: list[str]) -> str | None:
     guess = found.group("guess") if found else ""
     if not guess or guess in intent or guess[-1] not in _KIND_HEADS_ZH:
         return None
-    same = [s for s in missing if len(s) >= 2 and s[-1] == guess[-1] and s not in guess and guess not in s
+    same = [s for s in missing if len(s) >= 3 and len(guess) >= 3 and s[-1] == guess[-1] and s not in guess and guess not in s
             and not any(s != o and s in o and o[-1] == s[-1] for o in missing)]
     return same[0] if len(same) == 1 else None
 

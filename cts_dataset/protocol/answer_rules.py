@@ -85,6 +85,7 @@ from cts_dataset.protocol.answer_phrasing import (
     kind_of,
     names_new,
     new_words,
+    restricts_what_it_keeps,
     rivals_a_word_zh,
     values_of,
 )
@@ -271,8 +272,11 @@ _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算
                       r"|(?:需要|要不要|是否需要|需不需要)我?(?:帮|为|替)(?:您|你)(?:换算|转换|折算|计算|换成|列出|整理|对比|比较|补充|汇总)"
                       r"|(?:需要|要不要|是否需要|需不需要)(?:同时|另外|额外|再|一并)(?:提供|给出|附上|列出|查)"
                       r"|也列(?:出|上)|(?:需要|要不要|是否需要|需不需要)我?把[^，。？?]{1,20}(?:列出|列上|附上|补充)"
-                      r"|(?:是否需要|^需要|要不要|需不需要)(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}(?:具体|详细|明细|对应|每"
-                      r"|分(?:地市|省份?|城市|区县?|年度?|月份?|季度|项|类))")  # "您是否需要每枚金牌对应的…？"; "是否需要分地市的数据？"; not "具体到某个区"
+                      r"|是否需要(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}(?:具体|详细|明细|对应|每)")  # "您是否需要每枚金牌对应的…？"; not "具体到某个区"
+# "需要给出具体的面积数据吗？", "是否需要分地市的数据？": figures broken down, more than a need that asks none (各地市, 每年)
+_BREAKDOWN_ZH = re.compile(r"(?:^需要|要不要|需不需要|是否需要)(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}"
+                           r"(?:具体|详细|明细|分(?:地市|省份?|城市|区县?|年度?|月份?|季度|项|类))[^，。？?]{0,8}(?:数据|数字|信息|情况|金额)")
+_BROKEN_DOWN_ZH = re.compile(r"各|每|分别|逐")
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
 # "是否包括复读生？" of a need that says 含复读生)
@@ -356,6 +360,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         spans = [s for s in spans if not (is_a_currencys_place(s, intent)
                                           or (names_a_currency(s, intent) and not is_either_or(question, language)))]
     contrast = contrasted(question, language)
+    if contrast and restricts_what_it_keeps(question, contrast[0], intent, language):
+        contrast = None  # "您问的是新能源汽车，不包括燃油车，对吗？" of a need for all cars: a guess of its own
     if contrast:  # "You mean the year 1900, not 1910, right?": the choice of the two, said as yes or no
         return _contrasted(view, *contrast, missing, spans)
     if missing and _OPEN_REQUEST.search(question) and classify(question) not in TYPED:
@@ -444,7 +450,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     included = _inclusion_zh(question, intent, missing) if language == "zh" else None
     if included:  # "是否包括复读生？" of a need that says 含复读生: yes; 不含港澳台 for "需要包括港澳台吗？": no
         return Decision(included[0], "scope", reply=included[1])
-    offers = _MORE_ZH.search(question) or (_INCLUDE_ZH.search(question) and not _INCLUDES_ZH.search(intent))
+    offers = _MORE_ZH.search(question) or (_INCLUDE_ZH.search(question) and not _INCLUDES_ZH.search(intent)) \
+        or (_BREAKDOWN_ZH.search(question) and not _BROKEN_DOWN_ZH.search(intent))
     if language == "zh" and offers and not _ASKS_A_VALUE_ZH.search(question) \
             and any(not holds(intent, w, language) for w in content_words(question, language)):
         # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
@@ -572,7 +579,8 @@ def _which_one_zh(question: str, missing: list[str]) -> str | None:
     """The one span the need left out that says which of the query's things a Chinese which-question asks
     for: a time for 哪一次 / 哪一届 / 哪一期, a name of no kind of value for the others (哪一款, 哪个版本)."""
     found = _WHICH_ONE_OF_ZH.search(question)
-    if not found or re.search(r"[您你](?:的|是|在|要|打算|计划|购买|租|住|开|家|属于)", question[:found.start()].split("，")[-1]):
+    before = question[:found.start()].split("，")[-1] if found else ""
+    if not found or ABOUT_THE_USER.search(before) or re.search(r"[您你](?:的|是|在|要|打算|计划|购买|租|住|开|家|属于|所在|参加|们)|贵", before):
         return None  # not the user's own ("您购买的是哪一款？")
     timed = (found.group("unit") or "") in ("次", "届", "期")
     fitting = [s for s in outermost(missing) if (span_type(s, "zh") == "time") == timed
@@ -795,10 +803,14 @@ def _qualifies(span: str, question: str, intent: str) -> bool:
                                for w in content_words(question, "en"))
 
 
+_SUPERLATIVE = re.compile(r"\b(?:highest|most|greatest|largest|biggest|lowest|least|fewest|smallest|top)\b", re.IGNORECASE)
+
+
 def _ranked_by(intent: str, missing: list[str]) -> str | None:
     """What the intent ranks by: its "by area", else the one span the query left out that names a measure
     ("the highest revenue", "the greatest volume of water"), which says it without a "by"."""
-    measures = [s for s in missing if names_a_measure(s) and not any(s != o and s in o for o in missing)]
+    measures = [s for s in missing if names_a_measure(s) and _SUPERLATIVE.search(s)
+                and not any(s != o and s in o for o in missing)]  # not "revenue above $100 billion", a threshold
     return yardstick_in(intent) or (measures[0] if len(measures) == 1 else None)
 
 
@@ -1681,7 +1693,7 @@ def _dated_edition(question: str, missing: list[str], language: str) -> bool:
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
-    asked = classify(asking.replace("好几", "多"))  # "分好几个奖项，您想了解哪一类？" asks no number
+    asked = classify(asking.replace("好几", "多"))  # 好几 says "several": "分好几个奖项，您想了解哪一类？" asks no number
     if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:

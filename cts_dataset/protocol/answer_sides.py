@@ -16,7 +16,7 @@ from cts_dataset.protocol import answer_choices_zh
 from cts_dataset.protocol.answer_choices import EDGE
 from cts_dataset.protocol.answer_guesses import (
     capitalised_runs,
-    initials,
+    spelled_out,
 )
 from cts_dataset.protocol.answer_phrasing import (
     alternatives,
@@ -186,13 +186,6 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
     if not stretch or len(stretch) > MAX_STRETCH_WORDS or any(w.endswith(",") for w in stretch[:-1]):
         return None
     return " ".join(stretch).strip(EDGE)
-
-
-def spelled_out(text: str, intent: str) -> str:
-    """``text`` with each acronym the intent writes out in full written so ("US sales" -> "United States
-    sales" of an intent that says "the United States")."""
-    runs = {initials(r): r for r in capitalised_runs(intent, skip_first=False) if len(r.split()) >= 2}
-    return re.sub(r"\b[A-Z]{2,6}\b", lambda found: runs.get(found.group(), found.group()), text)
 
 
 def _telling_part_zh(word: str) -> str:

@@ -109,9 +109,10 @@ _ASKS_WHICH = re.compile(
     re.IGNORECASE)
 
 
-# A yes/no question that guesses the yardstick: a measure after "by", "in terms of" or "the most" ("Largest
-# by population?", "Ranked by economic output?", "You mean the one with the most residents?"); not a unit,
-# a method or a means ("in terms of metres", "measured by sonar", "closest by car").
+# A yes/no question that guesses the yardstick: a measure after "by", "in terms of" or a superlative ("Largest
+# by population?", "Ranked by economic output?", "the one with the most residents?", "the biggest surface
+# area?"), or a count by which things are ranked ("by the number of cars delivered?"); not a unit, a method
+# or a means ("in terms of metres", "measured by sonar", "closest by car").
 _GUESSED_YARDSTICK = re.compile(r"\b(?:by|in terms of|the (?:most|least|fewest|biggest|largest|greatest|highest))\s+(\S+(?:\s+\S+)?)",
                                 re.IGNORECASE)
 # "by the number of cars delivered?", "by annual number of visitors?": a count, whatever it counts

@@ -29,8 +29,9 @@ _TIME_EN = re.compile(
     r"january|february|march|april|may|june|july|august|september|october|november|december|years? ago|antiquity|"
     r"medieval|prehistor(?:ic|y)|precolonial|postcolonial|prewar|postwar|(?:bronze|iron|stone) age)\b"
     # a season of the year ("the winter season", "in summer", "peak season"); not a name ("Summer Olympics"),
-    # a kind of thing ("winter sports") or a spring of water
-    r"|\b(?-i:winter|summer|autumn)(?=\s*$|\s*[,;.?)]|\s+(?:of|and|or|months?|season|time|holidays?|break|vacation|period)\b)"
+    # a kind of thing ("winter sports", "winter wheat", whose span may be "winter" alone) or a spring of water
+    r"|\b(?-i:winter|summer|autumn)(?=\s+(?:of|months?|season|time|holidays?|break|vacation|period)\b)"
+    r"|\b(?:in|during|throughout|over)\s+(?:the\s+)?(?-i:winter|summer|autumn)\b(?!\s+(?-i:[A-Za-z]))"
     r"|\b(?-i:spring|fall)\s+(?:season|months|term|semester)\b"
     r"|\b(?:high|peak|low|off|shoulder|rainy|dry|monsoon|tourist|holiday|festive)[- ]season\b"
     r"|\b(?-i:AD|CE) [1-9][0-9]{0,3}\b"
@@ -67,7 +68,7 @@ _MILESTONE_ZH = "开通|开业|开售|发售|上市|建成|成立|通车|竣工|
 _TIME_ZH = re.compile(r"(?<!\d)(?:1[0-9]|20)\d\d(?!\d)|\d{3,4}年|\d+月|\d+日|世纪|年代|朝|今年|去年|明年|春节|国庆|寒假|暑假"
                       r"|清明|端午|中秋|五一|劳动节|元旦|除夕|元宵|重阳"
                       rf"|{ERA_ZH.pattern}|第[\d一二三四五六七八九十百]+届"  # an edition (第22届) answers 哪一届
-                      r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班|[冬夏春秋]季|暑期|雨季|旱季|汛期|(?:周|星期|礼拜)[一二三四五六日天]|[旺淡平]季"
+                      r"|节假日|假期|周末|工作日|早上|晚上|夜间|白天|首班|末班|[冬夏春秋]季(?![\u4e00-\u9fff])|[冬夏春秋]季(?=的|时|期间)|暑期|雨季|旱季|汛期|(?:周|星期|礼拜)[一二三四五六日天]|[旺淡平]季"
                       rf"|(?:{_MILESTONE_ZH})[{CJK}]{{0,3}}?(?:时|之时|之际|以来)$|[{CJK}]{{2,}}(?:期间|年间|末年|初年)$")  # 开通运营时, 北宋末年
 _NUMBER_ZH = re.compile(r"\d|第[一二三四五六七八九十百]|[一二两三四五六七八九十百千万]+[个名位座枚次届岁层种本部条]")
 _PLACE_ZH = re.compile(rf"[{CJK}]+(?:省|市|县|区|州|国|镇|乡|村|岛|洲|湾|山|江|河|湖|海)$|^(?:国内|国外|海外|全国|全球|世界)$")

@@ -74,7 +74,7 @@ _OPPOSED = (frozenset(["在职", "退休"]), frozenset(["总量", "人均"]), fr
             frozenset(["国内", "国际", "海外"]), frozenset(["应届", "往届"]), frozenset(["进口", "出口"]),
             frozenset(["新车", "二手车"]), frozenset(["成人", "儿童"]), frozenset(["工作日", "周末", "节假日"]),
             frozenset(["城区", "郊区"]), frozenset(["本地", "外地"]), frozenset(["汽油", "柴油"]), frozenset(["早高峰", "晚高峰"]),
-            frozenset(["已婚", "单身", "未婚"]), frozenset(["新房", "二手房"]))
+            frozenset(["已婚", "单身"]), frozenset(["已婚", "未婚"]), frozenset(["新房", "二手房"]))
 # Words a question uses for what a need writes otherwise, which Cilin does not file together
 _SAID_OTHERWISE = {"国行": ("中国大陆", "大陆", "国内"), "火车": ("铁路",), "元旦": ("1月1日",), "港版": ("香港",),
                    "美版": ("美国",), "央视": ("中央电视台", "中央广播电视总台"), "冬奥会": ("冬季奥运会", "冬奥"), "夏奥会": ("夏季奥运会",),
