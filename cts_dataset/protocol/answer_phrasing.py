@@ -134,20 +134,23 @@ def is_either_or(question: str, language: str) -> bool:
                           question, re.IGNORECASE))
 
 
+# What a guess leaves out ("Hot deserts only, leaving out polar deserts?", "新建商品房，不包括二手房，对吗？"); not
+# 不含税, a price's attribute
+_LEAVING_OUT_EN = r"not counting|not including|excluding|leaving out"
+_LEAVING_OUT_ZH = r"不包括|不包含|不含(?!税)|排除"
 # "You mean the year 1900, not 1910, right?", "the Summer Games rather than the Winter ones?": a guess and the
-# value it is told from; so is what a guess leaves out ("Hot deserts only, leaving out polar deserts?"). Not
-# "whether or not", nor "but not" (what to count: "cities but not towns?").
-_CONTRAST_EN = re.compile(r"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?(?:not counting|not including|excluding|leaving out|not)|\s+(?:and|but)\s+not|\s+(?:rather than|instead of|as opposed to))"
+# value it is told from, or what it leaves out. Not "whether or not", nor "but not" (what to count: "cities but
+# not towns?").
+_CONTRAST_EN = re.compile(rf"(?:(?:,\s*(?:right|correct))?\s*[,—–]\s*(?:(?:and|so|but)\s+)?(?:{_LEAVING_OUT_EN}|not)|\s+(?:and|but)\s+not|\s+(?:rather than|instead of|as opposed to))"
                           r"\s+(?P<other>[^;?]+?)"
                           r"(?=,\s*(?:right|correct|yes|is that)\b|[;?]|$)",
                           re.IGNORECASE)
-# "您问的是职工医保，而不是城乡居民医保，对吗？", "是省考而非国考吧？": 不是 only after a comma or 而 (是不是 asks);
-# "新建商品房，不包括二手房，对吗？" leaves one out (not 不含税, a price's attribute)
-_CONTRAST_ZH = re.compile(r"(?:[，,]\s*(?:而)?(?:不是|并非|而非)|而不是|而非|并非|[，,]\s*(?:不包括|不包含|不含(?!税)|排除))(?P<other>[^？?。；;]+?)(?=[，,]?(?:对[吗吧]|是吗|吧|吗)|[？?。；;]|$)")
+# "您问的是职工医保，而不是城乡居民医保，对吗？", "是省考而非国考吧？": 不是 only after a comma or 而 (是不是 asks)
+_CONTRAST_ZH = re.compile(rf"(?:[，,]\s*(?:而)?(?:不是|并非|而非)|而不是|而非|并非|[，,]\s*(?:{_LEAVING_OUT_ZH}))(?P<other>[^？?。；;]+?)(?=[，,]?(?:对[吗吧]|是吗|吧|吗)|[？?。；;]|$)")
 _TAIL_EN = re.compile(r"\s*(?:,\s*)?(?:right|correct|is that right|is that correct|yes)?\s*\?*\s*$", re.IGNORECASE)
 
 
-_LEAVES_OUT = re.compile(r"\b(?:not counting|not including|excluding|leaving out)\b|不包括|不包含|不含|排除", re.IGNORECASE)
+_LEAVES_OUT = re.compile(rf"\b(?:{_LEAVING_OUT_EN})\b|{_LEAVING_OUT_ZH}", re.IGNORECASE)
 # words that frame a guess without restricting it ("范围是中国大陆")
 _FRAME_WORDS = frozenset(["范围", "口径", "数据", "统计", "情况"])
 
