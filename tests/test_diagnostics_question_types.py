@@ -64,6 +64,16 @@ def test_rule_examples(question, kind):
     assert classify(question) == kind
 
 
+@pytest.mark.parametrize("question, kind", [
+    ("这个奖分好几个类别，您想了解哪一类？", "scope"), ("票价调整过好几次，您问的是哪一年？", "time"),
+    ("有好几家医院，您说的是哪一家？", "entity"),
+    ("您想了解几个类别？", "number"), ("一共获过几次？", "number"),
+])
+def test_several_is_no_question_of_number(question, kind):
+    # 好几 says "several": the reason a question gives, not a count it asks for
+    assert classify(question) == kind
+
+
 def test_the_llm_classifier_asks_once_per_question_in_one_constrained_batch():
     replies = iter(["time", " Region.", "banana"])
     model = ScriptedModel(default=lambda request: next(replies))

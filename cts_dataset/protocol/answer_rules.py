@@ -1693,7 +1693,7 @@ def _dated_edition(question: str, missing: list[str], language: str) -> bool:
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
-    asked = classify(asking.replace("好几", "多"))  # 好几 says "several": "分好几个奖项，您想了解哪一类？" asks no number
+    asked = classify(asking)
     if asked not in TYPED and _dated_edition(asking, missing, language):
         asked = "time"  # "Which election are you thinking of?" of a need dated 1955: an occurrence, told by its year
     if asked not in TYPED:
