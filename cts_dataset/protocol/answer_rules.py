@@ -926,9 +926,11 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
                               re.IGNORECASE)
 
 
-_ONE_SIDE = re.compile(r"\b(?:a|one)\s+(?:specific|particular|certain|single|given)\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
+# ("the part that lies in one country", "with some condition": one of a kind too; not "one of them", "some of them")
+_ONE_SIDE = re.compile(r"\b(?:(?:a|one)\s+(?:specific|particular|certain|single|given)|(?<=in |by |to )one|some(?!\s+of\b))"
+                       r"\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
+_ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
                        re.IGNORECASE)
 
 
@@ -1811,11 +1813,19 @@ def _in_the_spans_clause(question: str, intent: str, query: str, span: str) -> b
     return not holding or at is None or len(asked) != len(own) or at in holding
 
 
+# The levels of place that lie inside each level a question may ask for.
+_INSIDE = {"continent": {"country", "subdivision", "city"}, "country": {"subdivision", "city"}, "subdivision": {"city"}}
+
+
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
-    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
+    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown. A question for
+    which one the user means is answered by a place inside that level too: "Which country's National Assembly
+    do you mean?" of the one in Dhaka (the city says which)."""
     level = asked_level(question)
-    fitting = [p for p in places if level is None or not of_other_level(p, level)]
+    inside = _INSIDE.get(level or "", set()) if _ASKS_WHAT_IS_MEANT.search(question) else set()
+    fitting = [p for p in places if level is None or not of_other_level(p, level)
+               or (inside and place_levels(p) and place_levels(p) <= inside)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 

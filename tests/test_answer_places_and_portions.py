@@ -1,0 +1,49 @@
+"""A place inside the level a question for what is meant asks ("Which country's Parliament House do you
+mean?" of the one in Canberra), and choices of one thing or all of them said as "ever", "in one country",
+"some condition"."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
+
+CANBERRA = ("Who designed the Parliament House in Canberra?", "Who designed the Parliament House?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (CANBERRA, "Which country's Parliament House do you mean?", "Canberra"),
+    (CANBERRA, "Which country are you referring to?", "Canberra"),
+    (("What is the oldest university in Bologna?", "What is the oldest university?"),
+     "Which country are you thinking of?", "Bologna"),
+])
+def test_a_place_inside_the_level_asked_says_which_one_the_user_means(pair, question, expected):
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+@pytest.mark.parametrize(("pair", "question"), [
+    (CANBERRA, "Which country was it built in?"),  # a fact about the place, which the city does not state
+    (("Which is the tallest building in Asia?", "Which is the tallest building?"), "Which city do you mean?"),  # wider
+])
+def test_a_place_of_another_level_answers_no_question_for_a_fact_nor_for_a_narrower_level(pair, question):
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("What was the first car built in Sweden?", "What was the first car ever built?"),
+     "The first car ever, or the first one built in a particular country?", "Sweden"),
+    (("How long is the Austrian section of the Danube?", "How long is the Danube?"),
+     "The whole river, or only the stretch in one country?", "Austrian section"),
+    (("Which is the largest landlocked country in Africa?", "Which is the largest country in Africa?"),
+     "Largest overall, or with some condition attached?", "landlocked"),
+])
+def test_one_thing_of_a_kind_against_all_of_them_gets_what_the_query_left_out(pair, question, expected):
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+@pytest.mark.parametrize("question", ["Do you want all of it, or only some of it?",
+                                      "Should I list all of them or some of them?"])
+def test_some_of_them_is_no_one_thing_of_a_kind(question):
+    pair = ("Which is the largest landlocked country in Africa?", "Which is the largest country in Africa?")
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
