@@ -1,7 +1,7 @@
 """Role compliance of a model in the three protocol roles, on probe sets held out from the demo data.
 
     python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all|realistic-dev|dev2|
-        realistic-heldout|heldout2|heldout3|dev3|dev4|heldout4|dev5|dev6|heldout5|dev7|heldout6|dev8|dev9|heldout7|dev10|dev11|dev12|dev13|heldout8|dev14|dev15|dev16|heldout9|dev17|heldout10|dev18|heldout11|dev19] [--json OUT]
+        realistic-heldout|heldout2|heldout3|dev3|dev4|heldout4|dev5|dev6|heldout5|dev7|heldout6|dev8|dev9|heldout7|dev10|dev11|dev12|dev13|heldout8|dev14|dev15|dev16|heldout9|dev17|heldout10|dev18|heldout11|dev19|heldout12|dev20] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
         [--answerer-prompt v2] [--choose-prompt v3] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
@@ -92,7 +92,9 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # (`d155a1f`), heldout9 run there and on the final rules only, dev17 first run there, then tuned on; heldout10
 # and dev18, written blind after version 28's final freeze (`ede01dc`), heldout10 run there and on version 29's
 # freeze only, dev18 first run there, then tuned on; heldout11 and dev19, written blind after version 30
-# (`66982cd`), heldout11 run there and on version 31's freeze only, dev19 first run there, then tuned on.
+# (`66982cd`), heldout11 run there and on version 31's freeze only, dev19 first run there, then tuned on;
+# heldout12 and dev20, written blind after version 31 (`f231c39`), heldout12 run there and on version 32's freeze
+# only, dev20 first run there, then tuned on.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
              "dev3": ("_dev3", "dev3"), "dev4": ("_dev4", "dev4"), "heldout4": ("_heldout4", "heldout4"),
@@ -103,7 +105,8 @@ REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_rea
              "heldout8": ("_heldout8", "heldout8"), "dev14": ("_dev14", "dev14"), "dev15": ("_dev15", "dev15"),
              "dev16": ("_dev16", "dev16"), "heldout9": ("_heldout9", "heldout9"), "dev17": ("_dev17", "dev17"),
              "heldout10": ("_heldout10", "heldout10"), "dev18": ("_dev18", "dev18"),
-             "heldout11": ("_heldout11", "heldout11"), "dev19": ("_dev19", "dev19")}
+             "heldout11": ("_heldout11", "heldout11"), "dev19": ("_dev19", "dev19"),
+             "heldout12": ("_heldout12", "heldout12"), "dev20": ("_dev20", "dev20")}
 
 
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:

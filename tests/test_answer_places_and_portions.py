@@ -1,5 +1,5 @@
-"""A place inside the level a question for what is meant asks ("Which country's Parliament House do you
-mean?" of the one in Canberra), and choices of one thing or all of them said as "ever", "in one country",
+"""A place inside the level a question for which of a level's things is meant asks ("Which country's
+Parliament House do you mean?" of the one in Canberra), and choices of one thing or all of them said as "ever", "in one country",
 "some condition"."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ CANBERRA = ("Who designed the Parliament House in Canberra?", "Who designed the 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [
     (CANBERRA, "Which country's Parliament House do you mean?", "Canberra"),
-    (CANBERRA, "Which country are you referring to?", "Canberra"),
     (("What is the oldest university in Bologna?", "What is the oldest university?"),
-     "Which country are you thinking of?", "Bologna"),
+     "Which country's oldest university are you thinking of?", "Bologna"),
 ])
 def test_a_place_inside_the_level_asked_says_which_one_the_user_means(pair, question, expected):
     assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
@@ -24,6 +23,7 @@ def test_a_place_inside_the_level_asked_says_which_one_the_user_means(pair, ques
 
 @pytest.mark.parametrize(("pair", "question"), [
     (CANBERRA, "Which country was it built in?"),  # a fact about the place, which the city does not state
+    (CANBERRA, "Which country are you referring to?"),  # the country itself, which the city does not name
     (("Which is the tallest building in Asia?", "Which is the tallest building?"), "Which city do you mean?"),  # wider
 ])
 def test_a_place_of_another_level_answers_no_question_for_a_fact_nor_for_a_narrower_level(pair, question):
@@ -47,3 +47,19 @@ def test_one_thing_of_a_kind_against_all_of_them_gets_what_the_query_left_out(pa
 def test_some_of_them_is_no_one_thing_of_a_kind(question):
     pair = ("Which is the largest landlocked country in Africa?", "Which is the largest country in Africa?")
     assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("Which is the tallest lighthouse in Portugal?", "Which is the tallest lighthouse?"),
+     "Do you mean the Spanish Tower of Hercules?", "No, Portugal"),
+    (("What was the first newspaper printed in Norway?", "What was the first newspaper ever printed?"),
+     "Are you asking about Germany's Relation?", "No, Norway"),
+])
+def test_a_guess_of_the_answer_placed_elsewhere_is_told_from_the_needs_place(pair, question, expected):
+    # the user cannot know the answer, but knows it lies in their own place, not the guess's
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_a_guess_of_the_answer_that_is_a_place_of_the_kind_searched_stays_unknown():
+    pair = ("Which is the largest city in Bavaria?", "Which is the largest city?")
+    assert answered(pair, "Do you mean Munich?", "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN

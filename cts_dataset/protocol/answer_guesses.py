@@ -301,6 +301,14 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     # a place of the level of one the query left out stands for it ("the Pacific?" for the Indian Ocean)
     if any(named_levels(g) & named_levels(s) - {"name"} for g in guesses for s in missing if s[:1].isupper()):
         return False
+    # a place the guess is of ("German Autobahns", "the Soviet Union's Sputnik 1") stands against the place the
+    # query left out, where the query searches for no place ("Munich?", "Valletta?", "Luzon and Mindanao?" are
+    # guesses of a city, a capital, islands); not a continent, which may hold it ("European universities?"), nor
+    # a place given for "that" ("Would that be Dubai?")
+    if wanted <= {"name"} and not _NAMES_THE_ANSWER.match(question) and any(span_type(s, "en") == "region" for s in missing) and any(
+            names_a_place(part) and not any(same_word(t, c) for t in tokenize(part) for c in _CONTINENTS)
+            for g in guesses for part in [*re.split(r"['’]s\s+", g), *g.split()] if part[:1].isupper()):
+        return False
     if all(named_levels(g) & wanted for g in guesses):
         return True
     # A country or a continent given for "that" may well place it ("Is it Africa you mean?" for a lake).

@@ -17,7 +17,8 @@ from cts_dataset.text import CJK, tokenize
 # between 1948 and 1976?", "是2022年那届吗？").
 WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # "请问您所在的省份是？" asks a value as "哪个省份" does ("是不是？" asks yes or no)
-_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地|(?<!不)(?:是|为)\s*[？?]")
+# (多大, 多高, 多远: "how old", "how tall", "how far" ask for a value: "您今年多大年纪？")
+_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地|多(?:大|高|远|重|深|宽|老)|(?<!不)(?:是|为)\s*[？?]")
 # A yes/no question with no guess of its own ("Do you mean a particular year?") is answered yes.
 _OPEN_CUE = re.compile(r"\b(?:particular|specific|certain|any|some|specifically)\b|特定|具体|某个|某一", re.IGNORECASE)
 # Words of asking, not of what is asked about.
@@ -41,6 +42,9 @@ _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "
 
 
 
+STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era"), not a hint ("history")
+
+
 def typed_choice(question: str, span: str, fused_query: str, blurred_query: str, language: str,
                  missing: list[str] | None = None, offered: list[str] | None = None) -> str:
     """The model's pick, checked against the kind of value the question asks for: a question about a time,
@@ -48,13 +52,18 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     is answered by a span of the asked kind, first of all one the query left out, or it is ``unknown``.
     Other questions, and picks of no known kind, keep the model's pick. ``missing`` and ``offered``: the
     pair's :func:`missing_spans` and :func:`choices`, when the caller has them already."""
-    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
+    from cts_dataset.diagnostics.rules import (  # the one question-type classifier of the project
+        classify,
+        scores,
+    )
 
     asked = classify(question)
     picked = span_type(span, language) if span != UNKNOWN else None
     # An untyped pick may still be right: span types are told by rules, and only English places by a list.
     untyped_kept = span != UNKNOWN and picked is None and (language != "en" or asked != "region")
-    if asked not in TYPED or picked == asked or untyped_kept:
+    # "unknown" stands where the question only hints at the kind ("Would a chart of the rate history help?")
+    hinted = span == UNKNOWN and scores(question).get(asked, 0) < STRONG_CUE
+    if asked not in TYPED or picked == asked or untyped_kept or hinted:
         return span
     if missing is None:
         missing = missing_spans(fused_query, blurred_query, language)

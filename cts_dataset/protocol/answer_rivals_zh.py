@@ -209,12 +209,18 @@ def rival_value_zh(question: str, guesses: list[str], missing: list[str]) -> str
     return None
 
 
+_LEVEL_NOUNS_ZH = frozenset(["地级市", "县级市", "直辖市", "省会城市", "副省级城市", "计划单列市", "自治区", "自治州", "自治县",
+                             "市辖区", "新区", "地级", "县级", "省级", "市级", "区县", "地市"])
+
+
 def a_value_zh(guess: str, question: str) -> bool:
     """A Chinese guess that is a value of its kind: a time or a number, or a place of the gazetteer, named
     with its level (朝阳区) or a scope of the world (国内, 全球); not a common word jieba tags as a place (城镇
     in "需要区分城镇和乡村人口吗？"), nor a scope that begins a name ("世界文化遗产名录", "全国人大")."""
     if span_type(guess, "zh") != "region" or is_zh_place(guess):
         return True
+    if guess in _LEVEL_NOUNS_ZH:  # "需要地级市的加发标准吗？": a level of place, no place
+        return False
     after = question[question.find(guess) + len(guess):][:1]
     return bool(_NAMED_WITH_LEVEL_ZH.fullmatch(guess)) \
         and not (guess in _NAME_STARTS_ZH and re.match(rf"[{CJK}]", after) and after not in _SCOPE_ENDS_ZH)

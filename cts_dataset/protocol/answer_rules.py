@@ -71,6 +71,7 @@ from cts_dataset.protocol.answer_guesses import (
     wh_phrases,
 )
 from cts_dataset.protocol.answer_phrasing import (
+    STRONG_CUE,
     alternatives,
     answer_of,
     as_a_choice,
@@ -327,7 +328,6 @@ _OWN_PAST_ZH = re.compile(r"[您你][^，。？?]{0,10}已经[^，。？?]{0,6}(
 _VALUE_ZH = re.compile(r"\d|[〇一二两三四五六七八九十百千万]+[年月日号天周届次个名位岁]|[去今明前后]年|更早|更晚|以前|之前"
                        r"|以后|之后|[上下]个|最近|近[一二两三四五六七八九十几]")
 ASKS_IN_WORDS_ZH = 3  # a Chinese cue's weight that asks for its kind (哪一年, 哪国), not a word about it (现在, 时间)
-STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era")
 MIN_NAME_ZH = 3  # characters of an alternative written whole that names a thing (Pro版, Mate 60; not 版 or 一)
 NOW_REACH_ZH = 8  # characters after a Chinese word for now that may hold what it qualifies (目前的常住人口)
 NOW_REACH_EN = 2  # words either side of an English word for now that may be what it qualifies ("the current CEO")
@@ -1356,8 +1356,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "the greatest scientists of the century?" asks no time when the query says "of the century"
         own = " ".join(w for w in question.split() if not (language == "en" and (
             (query and holds(query, w.strip("?,.!"), language)) or NOW_WORD.fullmatch(w.strip("?,.!")))))
+        # (an offer or a question about the user asks a kind only in so many words: not "Would a chart of the
+        # rate history help?", "Are you applying as an international student?", whose words hint at one)
+        hinted = scores(question).get(classify(question), 0) < STRONG_CUE \
+            and bool(TO_USER_AS_SUBJECT.search(question) or _OFFERS_EN.search(question))
         typed = _typed(question, missing, spans, language, intent, query) \
-            if language != "en" or classify(own) == classify(question) else None
+            if language != "en" or (classify(own) == classify(question) and not hinted) else None
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
         said = [v for v in (re.sub(r"['’]s$", "", v) for v in values_of(question, language, first=False))
                 if language == "en" and query and v in query and v in intent and _ASKS_WHAT_IS_MEANT.search(question)
@@ -1391,7 +1395,11 @@ _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compi
                   "城市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"), "区": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$"),
                   "县": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$")}
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
-_WHETHER_ZH = re.compile(r"有没有|是否有|考虑")
+# whether a thing is so, or an offer of more ("需要附上下载链接吗？", "要不要加上地级市的标准？"): not a guess of a value
+_OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
+# (not a request for a kind: "是否需要具体到某个区的数据？")
+_WHETHER_ZH = re.compile(r"有没有|是否有|考虑|^(?:请问)?(?:[您你])?(?:还|也)?(?:需要|需不需要|要不要|是否需要)(?!的)"
+                         r"(?![^，。？?]*(?:某|特定|具体到))")
 # a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
 _FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
 _ASKS_MEANT_ZH = re.compile(r"您(?:是)?(?:想|要)?(?:问|指|说|了解|知道|查|关心)的?(?:是|就是)|您(?:要|需要)的是|您是(?:想|要)?(?:问|指|说|了解|知道|查)|确认一下"
@@ -1820,10 +1828,12 @@ _INSIDE = {"continent": {"country", "subdivision", "city"}, "country": {"subdivi
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
     be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown. A question for
-    which one the user means is answered by a place inside that level too: "Which country's National Assembly
-    do you mean?" of the one in Dhaka (the city says which)."""
+    which of a level's things the user means is answered by a place inside that level too: "Which country's
+    National Assembly do you mean?" of the one in Dhaka (the city says which; "Which country do you mean?"
+    asks for the country, which it does not say)."""
     level = asked_level(question)
-    inside = _INSIDE.get(level or "", set()) if _ASKS_WHAT_IS_MEANT.search(question) else set()
+    owned = _ASKS_WHAT_IS_MEANT.search(question) and re.search(r"\bwhich\s+\w+['’]s\s+\w", question, re.IGNORECASE)
+    inside = _INSIDE.get(level or "", set()) if owned else set()
     fitting = [p for p in places if level is None or not of_other_level(p, level)
                or (inside and place_levels(p) and place_levels(p) <= inside)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
