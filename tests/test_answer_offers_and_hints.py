@@ -36,3 +36,16 @@ def test_an_offer_or_a_question_about_the_user_gets_no_value_of_the_need(pair, q
 ])
 def test_a_kind_asked_in_so_many_words_still_gets_the_needs_value(pair, question, language, expected):
     assert answered(pair, question, language, model_says=UNKNOWN_REPLY)[0] == expected
+
+
+MERCER = ("Which city ranked first in the Mercer quality of living ranking in 2019?",
+          "Which city ranked first in the quality of living ranking in 2019?")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Whose ranking: Mercer or the Economist Intelligence Unit?", "Mercer"),  # a source asked, not a rank
+    ("Which ranking do you mean, Mercer or Monocle?", "Mercer"),
+    ("Which rank are you interested in?", "first"),  # a rank asked
+])
+def test_a_question_for_whose_ranking_asks_its_source_not_a_rank(question, expected):
+    assert answered(MERCER, question, "en", model_says=UNKNOWN_REPLY)[0] == expected

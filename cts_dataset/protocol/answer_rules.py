@@ -427,8 +427,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         return Decision(scope[0] if len(scope) == 1 else UNKNOWN, "method", reply="" if len(scope) == 1 else None)
     # The ranks the query left out, else those it states ("Which ranks?" for "the second and third biggest").
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
+    # (nor a question for whose ranking: "Which ranking — QS, THE or ARWU?" asks a source)
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
-            and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1:
+            and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1 \
+            and not re.search(r"\b(?:whose|which|what)\s+rankings?\b", question, re.IGNORECASE):
         ranks = ranks_in(intent)
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
