@@ -63,3 +63,13 @@ def test_a_guess_of_the_answer_placed_elsewhere_is_told_from_the_needs_place(pai
 def test_a_guess_of_the_answer_that_is_a_place_of_the_kind_searched_stays_unknown():
     pair = ("Which is the largest city in Bavaria?", "Which is the largest city?")
     assert answered(pair, "Do you mean Munich?", "en", model_says=UNKNOWN_REPLY)[0] == UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("What documents does a UK driving licence renewal need for an adult?", "What documents does a UK driving licence renewal need?"),
+     "Is this for a minor?", "No, adult"),
+    (("How many outdoor ice rinks are there in Ottawa?", "How many ice rinks are there in Ottawa?"),
+     "Do you mean indoor rinks?", "No, outdoor"),
+])
+def test_one_side_of_a_pair_that_excludes_the_other_is_told_from_it(pair, question, expected):
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected

@@ -199,19 +199,27 @@ def named_levels(name: str) -> set[str]:
     return _run_levels(name) or {"name"}
 
 
-_SEXES = {"men": "women", "women": "men", "man": "woman", "woman": "man", "male": "female", "female": "male",
-          "boys": "girls", "girls": "boys", "mens": "womens", "womens": "mens"}
+# Words of a pair whose one side excludes the other: the sexes, and groups a need is for.
+_PAIRED = {"men": {"women"}, "women": {"men"}, "man": {"woman"}, "woman": {"man"}, "male": {"female"},
+           "female": {"male"}, "boys": {"girls"}, "girls": {"boys"}, "mens": {"womens"}, "womens": {"mens"},
+           "adult": {"minor", "minors", "child", "children", "kid", "kids"}, "adults": {"minor", "minors", "children", "kids"},
+           "minor": {"adult", "adults"}, "minors": {"adult", "adults"}, "child": {"adult", "adults"},
+           "children": {"adult", "adults"}, "domestic": {"international"}, "international": {"domestic"},
+           "indoor": {"outdoor"}, "outdoor": {"indoor"}, "amateur": {"professional"}, "professional": {"amateur"},
+           "undergraduate": {"postgraduate", "graduate"}, "postgraduate": {"undergraduate"}}
 
 
-def other_sex(question: str, missing: list[str]) -> str | None:
-    """The span the query left out that names one sex where the question names only the other: "women's" for
-    "The men's race, the one Stephen Kiprotich won?", "men's" for "Are you asking about the Women's World Cup?"."""
+def other_of_a_pair(question: str, missing: list[str]) -> str | None:
+    """The span the query left out that names one side of a pair where the question names only the other:
+    "women's" for "The men's race, the one Stephen Kiprotich won?", "men's" for "Are you asking about the
+    Women's World Cup?", "as an adult" for "Is this for a minor?"."""
     said = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", question)}
-    for span in missing:
-        own = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", span)} & _SEXES.keys()
-        if own and not own & said and any(_SEXES[w] in said for w in own):
-            return span
-    return None
+
+    def named(span: str) -> bool:
+        own = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", span)} & _PAIRED.keys()
+        return bool(own) and not own & said and any(_PAIRED[w] & said for w in own)
+    # the shortest span that says it ("adult", not "mail as an adult")
+    return min((s for s in missing if named(s)), key=len, default=None)
 
 
 NAME_PARTICLES = frozenset(["de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])  # Herbert von Karajan

@@ -62,7 +62,7 @@ from cts_dataset.protocol.answer_guesses import (
     levels_as_written,
     levels_asked,
     of_other_level,
-    other_sex,
+    other_of_a_pair,
     place_levels,
     qualifies_the_query,
     rival_of,
@@ -1196,7 +1196,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
-    rival = (rival_of(question, guesses, intent, query, missing) or other_sex(question, missing)) if language == "en" \
+    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, missing)) if language == "en" \
         else rival_value_zh(question, guesses, missing)
     if language == "zh" and ABOUT_THE_USER.search(question) and any(
             g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
