@@ -73,3 +73,23 @@ def test_a_guess_of_the_answer_that_is_a_place_of_the_kind_searched_stays_unknow
 ])
 def test_one_side_of_a_pair_that_excludes_the_other_is_told_from_it(pair, question, expected):
     assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+URANUS = ("How many rings of Uranus were known by 1990?", "How many rings of Uranus were known?")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (URANUS, "Which planet's rings do you mean?", "Uranus"),  # the owner the query names, whatever its kind
+    (("How many vowels does the modern alphabet of the Turkish language have?",
+      "How many vowels does the alphabet of the Turkish language have?"), "Which language's alphabet?", "Turkish"),
+    (("What was the GDP of Brazil in 2010?", "What was the GDP of Brazil?"), "Which year's GDP?", "2010"),  # a time
+])
+def test_whose_thing_the_query_names_answers_a_question_for_its_owner(pair, question, expected):
+    assert answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_an_owner_the_question_names_itself_is_not_the_one_it_asks_for():
+    pair = ("Which mountain range forms the longest stretch of the border between Chile and Argentina?",
+            "Which mountain range forms the longest stretch of Argentina's border?")
+    question = "Argentina borders five countries. Which neighbor's border are you thinking of?"
+    assert "Chile" in answered(pair, question, "en", model_says=UNKNOWN_REPLY)[0]  # another owner: the need's

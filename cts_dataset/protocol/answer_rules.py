@@ -779,11 +779,12 @@ def _other_owner(question: str, intent: str, query: str) -> str | None:
 def _owner_in_query(question: str, intent: str, query: str) -> str | None:
     """The name whose thing the query names, where a question asks whose it is: "Brazil" for "Which country's
     GDP?" of "the GDP of Brazil", "Canada" for "Which country's prime minister?" of "the Prime Minister of
-    Canada"."""
+    Canada", "Saturn" for "Which planet's moons?" of "the moons of Saturn"."""
     asked = re.search(r"\b(?:which|what)\s+([\w-]+)['’]s\s+([\w-]+(?:\s+[\w-]+)?)", question, re.IGNORECASE)
     if not asked:
         return None
-    if classify(f"which {asked.group(1)}") != "region":  # "Which year's GDP?" asks a time, not the owner
+    owner = classify(f"which {asked.group(1)}")
+    if owner in ("time", "number"):  # "Which year's GDP?" asks a time, not the owner
         return None
     name = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
     runs = []
@@ -791,7 +792,11 @@ def _owner_in_query(question: str, intent: str, query: str) -> str | None:
         w = re.escape(word)
         runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
         runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
-    runs = unique([r for r in runs if r in intent and span_type(r, "en") == "region"])  # a place: not "Parliament"
+    # a place for a place asked ("Which country's parliament?" is not answered by "Parliament"), any name for
+    # another owner ("Georgian" for "Which language's script?"); not one the question names itself ("Brazil
+    # borders ten countries. Which neighbor's border?" asks another)
+    runs = unique([r for r in runs if r in intent and r not in question
+                   and (owner != "region" or span_type(r, "en") == "region")])
     return runs[0] if len(runs) == 1 else None
 
 
