@@ -46,6 +46,16 @@ MERCER = ("Which city ranked first in the Mercer quality of living ranking in 20
     ("Whose ranking: Mercer or the Economist Intelligence Unit?", "Mercer"),  # a source asked, not a rank
     ("Which ranking do you mean, Mercer or Monocle?", "Mercer"),
     ("Which rank are you interested in?", "first"),  # a rank asked
+    ("Which ranking position do you mean?", "first"),
 ])
 def test_a_question_for_whose_ranking_asks_its_source_not_a_rank(question, expected):
     assert answered(MERCER, question, "en", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (("2022年北京市的常住人口是多少？", "2022年北京市的人口是多少？"), "需要按户籍人口统计吗？", "不是，常住人口"),  # a yardstick, no offer
+    # 很多大…, 很多深…: "many", not "how big": the question stays a yes/no question
+    (("2024年深圳市住房公积金缴存比例上限是多少？", "2024年住房公积金缴存比例上限是多少？"), "是很多深圳职工关心的那个比例吗？", "深圳市"),
+])
+def test_a_yardstick_or_a_word_for_many_is_no_offer_nor_a_question_for_a_value(pair, question, expected):
+    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0].endswith(expected)

@@ -200,26 +200,36 @@ def named_levels(name: str) -> set[str]:
 
 
 # Words of a pair whose one side excludes the other: the sexes, and groups a need is for.
-_PAIRED = {"men": {"women"}, "women": {"men"}, "man": {"woman"}, "woman": {"man"}, "male": {"female"},
-           "female": {"male"}, "boys": {"girls"}, "girls": {"boys"}, "mens": {"womens"}, "womens": {"mens"},
-           "adult": {"minor", "minors", "child", "children", "kid", "kids"}, "adults": {"minor", "minors", "children", "kids"},
-           "minor": {"adult", "adults"}, "minors": {"adult", "adults"}, "child": {"adult", "adults"},
-           "children": {"adult", "adults"}, "domestic": {"international"}, "international": {"domestic"},
-           "indoor": {"outdoor"}, "outdoor": {"indoor"}, "amateur": {"professional"}, "professional": {"amateur"},
-           "undergraduate": {"postgraduate", "graduate"}, "postgraduate": {"undergraduate"}}
+_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"male"}, {"female"}), ({"boys"}, {"girls"}),
+          ({"adult", "adults"}, {"minor", "minors", "child", "children", "kid", "kids"}),
+          ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}), ({"amateur", "amateurs"}, {"professional", "professionals"}),
+          ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"})]
+_SEXES = frozenset().union(*(one | two for one, two in _PAIRS[:4]))
+_PAIRED = {w: other for one, two in _PAIRS for side, other in ((one, two), (two, one)) for w in side}
 
 
-def other_of_a_pair(question: str, missing: list[str]) -> str | None:
+def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | None:
     """The span the query left out that names one side of a pair where the question names only the other:
     "women's" for "The men's race, the one Stephen Kiprotich won?", "men's" for "Are you asking about the
-    Women's World Cup?", "as an adult" for "Is this for a minor?"."""
-    said = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", question)}
+    Women's World Cup?", "adult" for "Is this for a minor?". Not a word of a name ("Amnesty International"), nor
+    one that qualifies a thing the need does not speak of ("a minor league game?", "his amateur records?")."""
+    def words(text: str) -> list[str]:
+        return [w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", text)]
+    said = words(question)
+    # (a sex qualifies any event: "the men's race" of a need for the women's 10,000 metres)
+    paired = {w for i, w in enumerate(said) if w in _PAIRED and (w in _SEXES or i + 1 == len(said)
+                                                                 or holds(intent, said[i + 1], "en")
+                                                                 or not tokenize(said[i + 1]))}
 
-    def named(span: str) -> bool:
-        own = {w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", span)} & _PAIRED.keys()
-        return bool(own) and not own & said and any(_PAIRED[w] & said for w in own)
-    # the shortest span that says it ("adult", not "mail as an adult")
-    return min((s for s in missing if named(s)), key=len, default=None)
+    def sides(span: str) -> set[str]:
+        parts = span.split()  # a capitalised word after another is part of a name ("Amnesty International")
+        kept = " ".join(w for i, w in enumerate(parts) if not (i and w[:1].isupper() and parts[i - 1][:1].isupper()))
+        return {w for w in words(kept) if w in _PAIRED}
+
+    if any(_PAIRED[w] & sides(s) for s in missing for w in sides(s)):
+        return None  # "for adults and children": the need takes both sides
+    named = [s for s in missing if sides(s) and not sides(s) & set(said) and any(_PAIRED[w] & paired for w in sides(s))]
+    return min(named, key=len, default=None)  # the shortest span that says it ("adult", not "mail as an adult")
 
 
 NAME_PARTICLES = frozenset(["de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])  # Herbert von Karajan
@@ -309,13 +319,14 @@ def guesses_the_answer(question: str, query: str, intent: str, missing: list[str
     # a place of the level of one the query left out stands for it ("the Pacific?" for the Indian Ocean)
     if any(named_levels(g) & named_levels(s) - {"name"} for g in guesses for s in missing if s[:1].isupper()):
         return False
-    # a place the guess is of ("German Autobahns", "the Soviet Union's Sputnik 1") stands against the place the
-    # query left out, where the query searches for no place ("Munich?", "Valletta?", "Luzon and Mindanao?" are
-    # guesses of a city, a capital, islands); not a continent, which may hold it ("European universities?"), nor
-    # a place given for "that" ("Would that be Dubai?")
-    if wanted <= {"name"} and not _NAMES_THE_ANSWER.match(question) and any(span_type(s, "en") == "region" for s in missing) and any(
-            names_a_place(part) and not any(same_word(t, c) for t in tokenize(part) for c in _CONTINENTS)
-            for g in guesses for part in [*re.split(r"['’]s\s+", g), *g.split()] if part[:1].isupper()):
+    # the country whose thing the guess is ("the Soviet Union's Sputnik 1", "Germany's Relation") stands against
+    # the country the query left out, where the query searches for no place ("Munich?", "Luzon and Mindanao?"
+    # guess a city, islands); not a city's ("Bologna's university" may lie in the need's Italy), nor a place given
+    # for "that" ("Would that be Dubai?")
+    owners = [o.group(1) for g in guesses for o in [re.match(r"(.+?)['’]s\s", g + " ")] if o]
+    if wanted <= {"name"} and not _NAMES_THE_ANSWER.match(question) and any(
+            span_type(s, "en") == "region" and place_levels(s) <= {"country"} for s in missing) and any(
+            names_a_place(o) and place_levels(o) <= {"country"} for o in owners):
         return False
     if all(named_levels(g) & wanted for g in guesses):
         return True

@@ -18,7 +18,7 @@ from cts_dataset.text import CJK, tokenize
 WH_EN = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # "请问您所在的省份是？" asks a value as "哪个省份" does ("是不是？" asks yes or no)
 # (多大, 多高, 多远: "how old", "how tall", "how far" ask for a value: "您今年多大年纪？")
-_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地|多(?:大|高|远|重|深|宽|老)|(?<!不)(?:是|为)\s*[？?]")
+_WH_ZH = re.compile(r"哪|什么|多少|几|谁|怎么|怎样|如何|为什么|为何|何时|何地|(?<![很众许诸好])多(?:大|高|远|重|深|宽|老)(?=年纪|岁|了|呢|啊|\s*[？?]|$)|(?<!不)(?:是|为)\s*[？?]")
 # A yes/no question with no guess of its own ("Do you mean a particular year?") is answered yes.
 _OPEN_CUE = re.compile(r"\b(?:particular|specific|certain|any|some|specifically)\b|特定|具体|某个|某一", re.IGNORECASE)
 # Words of asking, not of what is asked about.

@@ -430,7 +430,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # (nor a question for whose ranking: "Which ranking — QS, THE or ARWU?" asks a source)
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
             and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1 \
-            and not re.search(r"\b(?:whose|which|what)\s+rankings?\b", question, re.IGNORECASE):
+            and not re.search(r"\b(?:whose|which|what)\s+rankings?\b(?!\s+(?:positions?|spots?|places?|numbers?))",
+                              question, re.IGNORECASE):
         ranks = ranks_in(intent)
         left = [r for r in ranks if not holds(query, r, language)]
         if ranks:
@@ -779,12 +780,11 @@ def _other_owner(question: str, intent: str, query: str) -> str | None:
 def _owner_in_query(question: str, intent: str, query: str) -> str | None:
     """The name whose thing the query names, where a question asks whose it is: "Brazil" for "Which country's
     GDP?" of "the GDP of Brazil", "Canada" for "Which country's prime minister?" of "the Prime Minister of
-    Canada", "Saturn" for "Which planet's moons?" of "the moons of Saturn"."""
+    Canada"."""
     asked = re.search(r"\b(?:which|what)\s+([\w-]+)['’]s\s+([\w-]+(?:\s+[\w-]+)?)", question, re.IGNORECASE)
     if not asked:
         return None
-    owner = classify(f"which {asked.group(1)}")
-    if owner in ("time", "number"):  # "Which year's GDP?" asks a time, not the owner
+    if classify(f"which {asked.group(1)}") != "region":  # "Which year's GDP?" asks a time, not the owner
         return None
     name = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
     runs = []
@@ -792,11 +792,7 @@ def _owner_in_query(question: str, intent: str, query: str) -> str | None:
         w = re.escape(word)
         runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
         runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
-    # a place for a place asked ("Which country's parliament?" is not answered by "Parliament"), any name for
-    # another owner ("Georgian" for "Which language's script?"); not one the question names itself ("Brazil
-    # borders ten countries. Which neighbor's border?" asks another)
-    runs = unique([r for r in runs if r in intent and r not in question
-                   and (owner != "region" or span_type(r, "en") == "region")])
+    runs = unique([r for r in runs if r in intent and span_type(r, "en") == "region"])  # a place: not "Parliament"
     return runs[0] if len(runs) == 1 else None
 
 
@@ -933,9 +929,10 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
                               re.IGNORECASE)
 
 
-# ("the part that lies in one country", "with some condition": one of a kind too; not "one of them", "some of them")
-_ONE_SIDE = re.compile(r"\b(?:(?:a|one)\s+(?:specific|particular|certain|single|given)|(?<=in |by |to )one|some(?!\s+of\b))"
-                       r"\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
+# ("the part that lies in one country", "with some condition": one of a kind too; not "one of them", "some of them",
+# "some highlights"; read also by the rules for questions of method and for sides held)
+_ONE_SIDE = re.compile(r"\b(?:(?:a|one|some)\s+(?:specific|particular|certain|single|given)|(?<=\bin |\bby |\bto )one"
+                       r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
 _ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
                        re.IGNORECASE)
@@ -1201,7 +1198,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
-    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, missing)) if language == "en" \
+    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, intent, missing)) if language == "en" \
         else rival_value_zh(question, guesses, missing)
     if language == "zh" and ABOUT_THE_USER.search(question) and any(
             g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
@@ -1402,10 +1399,11 @@ _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compi
                   "城市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"), "区": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$"),
                   "县": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$")}
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
-# whether a thing is so, or an offer of more ("需要附上下载链接吗？", "要不要加上地级市的标准？"): not a guess of a value
+# an English offer ("Would a chart help?", "Do you want ...?", "Should I ...?")
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
-# (not a request for a kind: "是否需要具体到某个区的数据？")
-_WHETHER_ZH = re.compile(r"有没有|是否有|考虑|^(?:请问)?(?:[您你])?(?:还|也)?(?:需要|需不需要|要不要|是否需要)(?!的)"
+# whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
+# value; not a yardstick ("需要按户籍人口统计吗？") nor a request for a kind ("是否需要具体到某个区的数据？")
+_WHETHER_ZH = re.compile(r"有没有|是否有|考虑|^(?:请问)?(?:[您你])?(?:还|也)?(?:需要|需不需要|要不要|是否需要)(?!的|按|以)"
                          r"(?![^，。？?]*(?:某|特定|具体到))")
 # a field said with its value: "终点是大兴机场站，对吗？", "出发地是北京吗？", "适用范围是广州吗？"
 _FIELD_IS_ZH = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:站|点|地|围|象|类)是(?![否不])")
@@ -1828,21 +1826,11 @@ def _in_the_spans_clause(question: str, intent: str, query: str, span: str) -> b
     return not holding or at is None or len(asked) != len(own) or at in holding
 
 
-# The levels of place that lie inside each level a question may ask for.
-_INSIDE = {"continent": {"country", "subdivision", "city"}, "country": {"subdivision", "city"}, "subdivision": {"city"}}
-
-
 def _at_level(question: str, places: list[str]) -> Decision:
     """A question for one level of place ("Which country?") is answered by the first place not known to
-    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown. A question for
-    which of a level's things the user means is answered by a place inside that level too: "Which country's
-    National Assembly do you mean?" of the one in Dhaka (the city says which; "Which country do you mean?"
-    asks for the country, which it does not say)."""
+    be of another level only; "Tangshan, Hebei" (a city) does not say the country: unknown."""
     level = asked_level(question)
-    owned = _ASKS_WHAT_IS_MEANT.search(question) and re.search(r"\bwhich\s+\w+['’]s\s+\w", question, re.IGNORECASE)
-    inside = _INSIDE.get(level or "", set()) if owned else set()
-    fitting = [p for p in places if level is None or not of_other_level(p, level)
-               or (inside and place_levels(p) and place_levels(p) <= inside)]
+    fitting = [p for p in places if level is None or not of_other_level(p, level)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
 
 
