@@ -93,8 +93,8 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # and dev18, written blind after version 28's final freeze (`ede01dc`), heldout10 run there and on version 29's
 # freeze only, dev18 first run there, then tuned on; heldout11 and dev19, written blind after version 30
 # (`66982cd`), heldout11 run there and on version 31's freeze only, dev19 first run there, then tuned on;
-# heldout12 and dev20, written blind after version 31 (`f231c39`), heldout12 run there and on version 32's freeze
-# only, dev20 first run there, then tuned on.
+# heldout12 and dev20, written blind after version 31 (`f231c39`), heldout12 run there, on version 32's first
+# freeze and on its final rules only, dev20 first run there, then tuned on.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
              "dev3": ("_dev3", "dev3"), "dev4": ("_dev4", "dev4"), "heldout4": ("_heldout4", "heldout4"),
