@@ -28,16 +28,18 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from role_compliance import PROBES, REALISTIC, holds, read_probes
+from role_compliance import PROBES, holds, read_probes
 
 from cts_dataset.protocol.views import UNKNOWN
 
 SECOND_LABELS = PROBES / "answerer_second_labels.jsonl"
+# The held-out sets the sample was drawn from, whose sizes its weights stand for (later sets are not in it).
+SAMPLED_FROM = ("realistic-heldout", *(f"heldout{n}" for n in range(2, 12)))
 
 
 def read_labels(path: Path) -> list[dict[str, Any]]:
     """The second labels, each joined to its probe (``probe``); a bad line or an unknown id is named."""
-    probes = {s: {p["id"]: p for p in read_probes("answerer.jsonl", s)} for s in REALISTIC}
+    probes = {s: {p["id"]: p for p in read_probes("answerer.jsonl", s)} for s in SAMPLED_FROM}
     rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():

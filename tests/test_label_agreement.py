@@ -16,7 +16,7 @@ _spec = importlib.util.spec_from_file_location("label_agreement", SCRIPT)
 label_agreement = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(label_agreement)
 role_compliance = sys.modules["role_compliance"]
-HELD_OUT = [s for s in role_compliance.REALISTIC if "heldout" in s]
+HELD_OUT = label_agreement.SAMPLED_FROM
 
 
 def rows():
@@ -26,7 +26,8 @@ def rows():
 def test_second_labels_are_spans_of_their_probes_intents_and_weigh_up_to_the_held_out_sets():
     labels = rows()
     assert len(labels) == len({r["id"] for r in labels}) == 600
-    assert {r["split"] for r in labels} <= set(HELD_OUT)
+    assert {r["split"] for r in labels} == set(HELD_OUT)
+    assert set(HELD_OUT) <= {s for s in role_compliance.REALISTIC if "heldout" in s}
     for r in labels:
         assert r["language"] == r["probe"]["language"]
         assert all(v in r["probe"]["intent"] for v in label_agreement.values(r) if v != "unknown"), r["id"]
