@@ -200,12 +200,13 @@ def named_levels(name: str) -> set[str]:
 
 
 # Words of a pair whose one side excludes the other: the sexes, and groups a need is for.
-_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"male"}, {"female"}), ({"boys"}, {"girls"}),
-          ({"adult", "adults"}, {"minor", "minors", "child", "children", "kid", "kids"}),
-          ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}), ({"amateur", "amateurs"}, {"professional", "professionals"}),
-          ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"})]
-_SEXES = frozenset().union(*(one | two for one, two in _PAIRS[:4]))
-_PAIRED = {w: other for one, two in _PAIRS for side, other in ((one, two), (two, one)) for w in side}
+_SEX_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"male"}, {"female"}), ({"boys"}, {"girls"})]
+_GROUP_PAIRS = [({"adult", "adults"}, {"minor", "minors", "child", "children", "kid", "kids"}),
+                ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}),
+                ({"amateur", "amateurs"}, {"professional", "professionals"}),
+                ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"})]
+_SEXES = frozenset(w for one, two in _SEX_PAIRS for w in one | two)
+_PAIRED = {w: other for one, two in _SEX_PAIRS + _GROUP_PAIRS for side, other in ((one, two), (two, one)) for w in side}
 
 
 def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | None:

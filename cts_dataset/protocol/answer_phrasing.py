@@ -41,8 +41,18 @@ _ASKING_ZH = frozenset(["您", "你", "说", "说的", "指", "指的", "问", "
                         "查", "要查", "你查", "您查", "想查", "查的", "查询", "关心", "关注", "感兴趣", "在意"])  # demonstratives: _POINTING_ZH
 
 
-
 STRONG_CUE = 2  # a question type's cue weight that asks for that kind in so many words ("region", "era"), not a hint ("history")
+
+
+def hints_its_kind(question: str) -> bool:
+    """The question's type rests on weak cues only ("Would a chart of the rate history help?": "history" hints at
+    a time, asks none)."""
+    from cts_dataset.diagnostics.rules import (  # the one question-type classifier of the project
+        classify,
+        scores,
+    )
+
+    return scores(question).get(classify(question), 0) < STRONG_CUE
 
 
 def typed_choice(question: str, span: str, fused_query: str, blurred_query: str, language: str,
@@ -52,17 +62,14 @@ def typed_choice(question: str, span: str, fused_query: str, blurred_query: str,
     is answered by a span of the asked kind, first of all one the query left out, or it is ``unknown``.
     Other questions, and picks of no known kind, keep the model's pick. ``missing`` and ``offered``: the
     pair's :func:`missing_spans` and :func:`choices`, when the caller has them already."""
-    from cts_dataset.diagnostics.rules import (  # the one question-type classifier of the project
-        classify,
-        scores,
-    )
+    from cts_dataset.diagnostics.rules import classify  # the one question-type classifier of the project
 
     asked = classify(question)
     picked = span_type(span, language) if span != UNKNOWN else None
     # An untyped pick may still be right: span types are told by rules, and only English places by a list.
     untyped_kept = span != UNKNOWN and picked is None and (language != "en" or asked != "region")
     # "unknown" stands where the question only hints at the kind ("Would a chart of the rate history help?")
-    hinted = span == UNKNOWN and scores(question).get(asked, 0) < STRONG_CUE
+    hinted = span == UNKNOWN and hints_its_kind(question)
     if asked not in TYPED or picked == asked or untyped_kept or hinted:
         return span
     if missing is None:

@@ -80,6 +80,7 @@ from cts_dataset.protocol.answer_phrasing import (
     contrasted,
     echoes,
     guessed,
+    hints_its_kind,
     holds,
     is_either_or,
     is_yes_no,
@@ -1362,8 +1363,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             (query and holds(query, w.strip("?,.!"), language)) or NOW_WORD.fullmatch(w.strip("?,.!")))))
         # (an offer or a question about the user asks a kind only in so many words: not "Would a chart of the
         # rate history help?", "Are you applying as an international student?", whose words hint at one)
-        hinted = scores(question).get(classify(question), 0) < STRONG_CUE \
-            and bool(TO_USER_AS_SUBJECT.search(question) or _OFFERS_EN.search(question))
+        hinted = hints_its_kind(question) and bool(TO_USER_AS_SUBJECT.search(question) or _OFFERS_EN.search(question))
         typed = _typed(question, missing, spans, language, intent, query) \
             if language != "en" or (classify(own) == classify(question) and not hinted) else None
         # "Just to confirm, you're asking about Kenya's medal count?" of a query that says Kenya: yes
