@@ -13,7 +13,7 @@ import re
 from difflib import SequenceMatcher
 
 from cts_dataset.protocol import answer_choices_zh
-from cts_dataset.protocol.span_types import WORLD_WORDS_EN, is_common_word
+from cts_dataset.protocol.span_types import WORLD_WORDS_EN, is_common_word, span_type
 from cts_dataset.protocol.views import UNKNOWN
 from cts_dataset.text import tokenize
 
@@ -38,6 +38,10 @@ def _without_leading(words: list[str]) -> list[str]:
     while words and words[-1].lower().strip(EDGE) in _LEADING:
         words = words[:-1]
     return words
+
+
+# Capitalised words that name nothing: the pronoun, and "OK" of "Is the Pauling scale OK?"
+NOT_NAMES = frozenset({"I", "OK"})
 
 
 def is_capitalised(word: str) -> bool:
@@ -85,7 +89,15 @@ def missing_spans(fused_query: str, blurred_query: str, language: str) -> list[s
     for tag, _, _, start, end in SequenceMatcher(None, blurred, plain, autojunk=False).get_opcodes():
         if tag not in ("insert", "replace"):
             continue
-        spans += _parts(fused[slice(*_whole_name(fused, start, end, said))])
+        whole = _whole_name(fused, start, end, said)
+        spans += _parts(fused[slice(*whole)])
+        # "UK" of "UK Poet Laureate", where the query writes "Poet Laureate" as a name of its own: the place that
+        # qualifies it (not "Lincoln" of "the Lincoln Memorial", where the query says "the memorial")
+        inserted = " ".join(_without_leading(fused[start:end]))
+        widened = fused[whole[0]:start] + fused[end:whole[1]]
+        if widened and span_type(inserted, "en") == "region" \
+                and all(is_capitalised(w) and w.strip(EDGE) in said for w in widened):
+            spans.append(_clean(inserted))
     worldwide = set(tokenize(blurred_query)) & WORLD_WORDS_EN
     return [s for s in unique(spans) if tokenize(s)  # not a bare function word ("In" of "In law, ...")
             and not (worldwide and set(tokenize(s)) <= WORLD_WORDS_EN)]  # "the world's" where the query says "on Earth"

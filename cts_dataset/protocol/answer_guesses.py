@@ -21,6 +21,7 @@ import os
 import re
 from functools import cache
 
+from cts_dataset.protocol.answer_choices import NOT_NAMES
 from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds, kind_of
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
@@ -161,8 +162,11 @@ def place_levels(span: str) -> set[str]:
 
 
 def asked_level(question: str) -> str | None:
-    """The one level of place a question asks for ("Which country?"), if it names one."""
-    levels = {_ASKED_LEVEL[w] for w in re.findall(r"[a-z]+", question.lower()) if w in _ASKED_LEVEL}
+    """The one level of place a question asks for ("Which country?"), if it names one; the level its which or
+    what names wins over a level it asks about ("Which country is the second-largest city in?")."""
+    words = re.findall(r"[a-z]+", question.lower())
+    after_wh = {_ASKED_LEVEL[w] for v, w in zip(words, words[1:], strict=False) if v in {"which", "what"} and w in _ASKED_LEVEL}
+    levels = after_wh or {_ASKED_LEVEL[w] for w in words if w in _ASKED_LEVEL}
     return levels.pop() if len(levels) == 1 else None
 
 
@@ -283,7 +287,7 @@ def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:
     runs, current, pending = [], [], []
     for i, raw in enumerate(words):
         word = raw.strip(",.;:!?\"'()[]‘’“”")
-        if word[:1].isupper() and not (skip_first and i == 0) and word != "I":
+        if word[:1].isupper() and not (skip_first and i == 0) and word not in NOT_NAMES:
             current += pending + [word]
             pending = []
         elif current and word.lower() in _JOINERS:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cts_dataset.protocol import answer_choices_zh, word_forms
-from cts_dataset.protocol.answer_choices import EDGE, WORD, choices, is_capitalised, missing_spans
+from cts_dataset.protocol.answer_choices import EDGE, NOT_NAMES, WORD, choices, is_capitalised, missing_spans
 from cts_dataset.protocol.span_types import TYPED, is_common_word, span_type
 from cts_dataset.protocol.units_and_sources import names_a_currency
 from cts_dataset.protocol.views import UNKNOWN
@@ -326,7 +326,7 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
         return i == 0 or (words[i - 1][-1:] in ".?!:" and is_common_word(words[i].strip(EDGE)))
 
     return [w.strip(EDGE) for i, w in enumerate(words) if tokenize(w)
-            and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and w != "I"))]
+            and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and w.strip(EDGE) not in NOT_NAMES))]
 
 
 def kind_of(value: str, language: str) -> str | None:

@@ -211,7 +211,7 @@ _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fo
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
-    r"\b(?:type|kind|sort|form|variety|category) of\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
+    r"\b(?:type|kind|sort|form|variety|category) of\b|\bcategor(?:y|ies)\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
     r"|\bare you (?:referring to|thinking of|asking about|talking about|interested in|looking for)\b"
     r"|\bis (?:being )?(?:referred to|meant|discussed)\b|\b(?:do|would) you (?:want|like) to know about\b",
     re.IGNORECASE)
@@ -228,6 +228,8 @@ _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tel
 _AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:(?:could|can|would)\s+you\s+(?:please\s+)?(?:tell me|let me know|say)\s+)?"
                             r"(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
+_WHICH_THING = re.compile(r"\W*(?:[\w'’-]+\s+){0,2}?which\b", re.IGNORECASE)  # "Which storm?", "To be sure, which planet's moons?"
+_CATEGORY = re.compile(r"\bcategor(?:y|ies)\b", re.IGNORECASE)
 _CATEGORY_OF = re.compile(r"\bcategory of\b", re.IGNORECASE)  # "Which category of the Nobel Prize?": which one of it
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -731,7 +733,7 @@ def _named_by_query(question: str, intent: str, query: str, missing: list[str]) 
     if not _LEADING_WH.match(question) or is_either_or(question, "en"):
         return None
     head = _head(question)
-    if head is None:
+    if head is None or _CATEGORY.search(question):  # "Which award category?" asks which of the award's, not which award
         return None
     for word in re.findall(r"[\w'’-]+", query):  # "the 2020 census" for "Population figures from which census?"
         if tokenize(word)[:1] and same_word(tokenize(word)[0], head):
@@ -1865,7 +1867,11 @@ def offered_for(question: str, spans: list[str], missing: list[str], language: s
     asked = classify(question)
     pointed = [s for s in spans if s not in missing and (any(holds(s, w, language) for w in words)
                                                          or span_type(s, language) == asked)]
-    offered = unique([*missing, *pointed])
+    # a which-question for a thing of no typed kind may ask for the one the query names ("Which storm?" of
+    # Typhoon Haiyan): the query's names are offered too, never its other phrases
+    named = [s for s in spans if s not in missing and asked not in TYPED and _WHICH_THING.match(question)
+             and capitalised_runs(s, skip_first=False) == [s]] if not is_yes_no(question, language) else []
+    offered = unique([*missing, *pointed, *named])
     if not is_yes_no(question, language) and not is_either_or(question, language):
         offered = [s for s in offered if not echoes(s, question, language)] or offered
     return offered[:MAX_CHOICES]
