@@ -204,9 +204,9 @@ def named_levels(name: str) -> set[str]:
 
 
 # Words of a pair whose one side excludes the other: the sexes, and groups a need is for.
-_SEX_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"male"}, {"female"}), ({"boys"}, {"girls"})]
+_SEX_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"male", "males"}, {"female", "females"}), ({"boys"}, {"girls"})]
 _GROUP_PAIRS = [({"adult", "adults"}, {"minor", "minors", "child", "children", "kid", "kids"}),
-                ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}),
+                ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}), ({"onshore"}, {"offshore"}),
                 ({"amateur", "amateurs"}, {"professional", "professionals"}),
                 ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"})]
 _SEXES = frozenset(w for one, two in _SEX_PAIRS for w in one | two)

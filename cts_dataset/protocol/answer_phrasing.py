@@ -224,6 +224,13 @@ def alternatives(question: str, language: str) -> list[str]:
             asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b", rest) else rest
         asked = _FRAME_EN.sub("", asked)  # "By background, do you mean his family origins or ...?"
         parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
+        parts = [p for p in parts if p.strip(EDGE + " ？?")]
+        # "Ranked by market capitalization or by revenue?": the sides are parallel, "by ..." and "by ..."; the
+        # words before the first one's preposition only ask
+        last = re.match(r"\s*(by|in|on|at|for|from)\b", parts[-1], re.IGNORECASE) if len(parts) > 1 else None
+        first = re.search(rf"\b{last.group(1)}\b", parts[0], re.IGNORECASE) if last else None
+        if first and re.search(r"\b[a-z]+ed\s*$", parts[0][:first.start()], re.IGNORECASE):  # (not "The prize in physics")
+            parts[0] = parts[0][first.start():]
     return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
 
 
@@ -312,8 +319,9 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
 
 
 def rivals_a_word_zh(word: str, fused_query: str) -> bool:
-    """``word`` ends as a word of the need's but is another: "高度" where the need has 长度, another of its measures."""
-    return any(w[-1] == word[-1] and w != word for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2)
+    """``word`` ends as a word of the need's but is another: "高度" where the need has 长度, another of its measures
+    (not a time the need writes itself: 2019年 beside 全年)."""
+    return not (word in fused_query and span_type(word, "zh") == "time") and any(w[-1] == word[-1] and w != word for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2)
 
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:

@@ -396,6 +396,13 @@ def yardstick_zh(question: str, intent: str, missing: list[str]) -> tuple[str, s
 
 
 _OTHER_SEX_ZH = {"男": "女", "女": "男"}
+# Kinds that exclude each other in the needs people search for: a question that names one of an axis, of a need
+# that says another ("是护照到期换发吗？" of a need for 首次申领), guesses another kind. (Not 硕士 of 研究生:
+# one is a kind of the other; not 全日制 and 非全日制: one writes the other.)
+_KIN_AXES_ZH = (("本科", "专科", "研究生"), ("硕士", "博士"), ("国有", "民营", "外资"), ("累计", "新增"),
+                ("首次申领", "换发", "补发"), ("公办", "民办"), ("城镇", "农村"), ("个人缴费", "单位缴费"),
+                ("成人", "儿童"), ("一等座", "二等座", "商务座"), ("经济舱", "商务舱", "头等舱"), ("出口", "进口"),
+                ("常住人口", "户籍人口"))
 
 
 def rival_sex_zh(question: str, intent: str, missing: list[str]) -> str | None:
@@ -407,5 +414,17 @@ def rival_sex_zh(question: str, intent: str, missing: list[str]) -> str | None:
                 at = question.find(other)
                 said = [question[at:end].replace(other, sex, 1) for end in range(len(question), at, -1)]
                 return next((w for w in said if w in intent and len(w) > len(span)), span)
+    return None
+
+
+def rival_kin_zh(question: str, intent: str, missing: list[str]) -> str | None:
+    """The span the need left out that names one kind of an axis, where the question names another that the need
+    does not (首次申领 for "是护照到期换发吗？", 民营企业 for "国有企业也包括在内吗？")."""
+    for axis in _KIN_AXES_ZH:
+        for span in missing:
+            own = [k for k in axis if k in span]
+            if own and any(k in question and k not in intent for k in axis if k not in own) \
+                    and not any(k in question for k in own):
+                return span
     return None
 

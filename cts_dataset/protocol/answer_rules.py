@@ -107,6 +107,7 @@ from cts_dataset.protocol.answer_rivals_zh import (
     rival_bound_zh,
     rival_place_zh,
     rival_scope_zh,
+    rival_kin_zh,
     rival_sex_zh,
     rival_value_zh,
     same_head_zh,
@@ -397,6 +398,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     more = more_offered(question, intent, query) if language == "en" else None
     if more is not None:  # "Do you also want the size of the ground?": yes, if the intent asks for it
         return Decision(more or UNKNOWN, "scope", reply="yes" if more else None)
+    both = _both_sides_joined(question, intent) if language == "en" and is_either_or(question, language) else None
+    if both:  # "Should I count dragonflies only, or damselflies as well?" of "dragonflies and damselflies": both
+        return Decision(both, "either_or")
     unit = language == "en" and asks_unit(question) and not {"currenc", "unit"} & wh_phrases(query)
     if unit or (language == "en" and asks_source(question)):
         # "What units would you like the area in?": the unit the intent gives, else unknown (not "What
@@ -453,6 +457,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and not any(span_type(s, language) in _asked_zh(question) and not _too_coarse_zh(question, s)
                         and not is_time_clause(s) for s in missing):  # 开通时 is no plan of the user's
         return Decision(UNKNOWN, "plans")  # "您打算去哪个会场？": the need says nothing of the user's plans
+    other_kind = rival_kin_zh(question, intent, missing) if language == "zh" else None
+    if other_kind:  # "需要把研究生招生也算进去吗？" of a need for 本科招生: no, and which
+        return Decision(whole_zh(other_kind, missing, question), "confirmation", reply="no")
     included = _inclusion_zh(question, intent, missing) if language == "zh" else None
     if included:  # "是否包括复读生？" of a need that says 含复读生: yes; 不含港澳台 for "需要包括港澳台吗？": no
         return Decision(included[0], "scope", reply=included[1])
@@ -895,6 +902,29 @@ def _with_kind_word(question: str, intent: str, query: str, thing: list[str], sp
     return stretch if "," not in stretch and len(stretch.split()) <= MAX_STRETCH_WORDS else span
 
 
+def _both_sides_joined(question: str, intent: str) -> str | None:
+    """The intent's "A and B" of a choice between A only and B as well ("Dragonflies only, or damselflies as
+    well?"): the need takes both."""
+    sides = alternatives(question, "en")
+    if len(sides) != 2 or not _ONLY.search(sides[0]) or not _AS_WELL.search(sides[1]):
+        return None
+    words = [[w for w in content_words(_AS_WELL.sub("", _ONLY.sub("", side)), "en")] for side in sides]
+    if not all(words):
+        return None
+    for joined in re.finditer(r"[\w'’-]+(?:\s+[\w'’-]+)?\s+and\s+[\w'’-]+(?:\s+[\w'’-]+)?", intent):
+        if all(any(holds(joined.group(), w, "en") for w in side) for side in words):
+            a, b = joined.group().split(" and ", 1)
+            named = [[any(holds(t, w, "en") for w in words[0] + words[1]) for t in part.split()] for part in (a, b)]
+            if any(named[1]):  # from the first word a side names to the last ("damselflies", not "damselflies breed")
+                start, end = named[0].index(True) if any(named[0]) else 0, len(named[1]) - named[1][::-1].index(True)
+                return " ".join(a.split()[start:]) + " and " + " ".join(b.split()[:end])
+    return None
+
+
+_ONLY = re.compile(r"\b(?:only|just|alone)\b", re.IGNORECASE)
+_AS_WELL = re.compile(r"\b(?:as well|too|also|both)\b", re.IGNORECASE)
+
+
 def _restates_query(question: str, query: str, missing: list[str], language: str) -> bool:
     words = content_words(question, language)
     if TO_USER.search(question) or len(words) < OWN_QUESTION_MIN_WORDS:
@@ -919,6 +949,8 @@ def _asks_a_constraint(question: str, query: str, missing: list[str]) -> bool:
         return True  # "Which edition of the Pan Am Games?": the Games of one year, whatever the query seeks
     if asked in {classify(clause) for clause in clauses(query)}:  # "... the release date of ...?"
         return False
+    if asked == "region" and re.match(r"\W*where\b", question, re.IGNORECASE) and not re.search(r"\bwhere\b", query, re.IGNORECASE):
+        return sought(query) <= {"name"}  # "Where were these paintings found?" of a query that seeks no place
     if asked == "region":  # a place known to be of the asked level: "South Sudan" for "Which country?"
         level = asked_level(question)
         return level is not None and level not in sought(query) | levels_asked(query) \
@@ -1216,6 +1248,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
             or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing) \
+            or rival_kin_zh(question, intent, missing) \
             or _rival_of_the_querys_place_zh(question, guesses, intent, query, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
@@ -1358,6 +1391,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             plain = (all(w in _ADDS_NOTHING_ZH for w in extra) or _FIELD_IS_ZH.match(question)) \
                 and not re.search(r"只|仅", question)  # "只有北京吗？" of a need for 北京和上海 restricts it
             return Decision(span, "confirmation", reply="yes" if plain else "")
+        if span and _PLANS_ZH.search(question) and not any(holds(intent, w, language) for w in guesses):
+            return Decision(UNKNOWN, "plans")  # "您是打算在家自己做吗？" of a need 按照顺德的传统做法: the user's plans
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
         # "the greatest scientists of the century?" asks no time when the query says "of the century"

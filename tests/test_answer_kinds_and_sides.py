@@ -1,0 +1,87 @@
+"""Kinds that exclude each other ("是护照到期换发吗？" of a need for 首次申领, "Do you mean onshore wind farms?" of
+one for offshore), "where" asked of a query that seeks no place, sides said in parallel ("Ranked by market
+capitalization or by revenue?"), a need that takes both sides ("dragonflies only, or damselflies as well?"), and
+Chinese confirmations that describe the need's year or ask the user's plans."""
+
+from __future__ import annotations
+
+import pytest
+
+from cts_dataset.protocol.answer_phrasing import alternatives
+from cts_dataset.protocol.views import UNKNOWN
+from tests.test_answer_scope import UNKNOWN_REPLY, answered
+
+ALBATROSS = ("What is the average wingspan of the adult female wandering albatross?",
+             "What is the average wingspan of the wandering albatross?")
+WIND = ("What was the installed capacity of the largest offshore wind farm in the United Kingdom at the end of 2022?",
+        "What was the installed capacity of the largest wind farm in the United Kingdom?")
+ENROLMENT = ("2021年全国普通高等学校本科招生人数是多少？", "全国普通高等学校招生人数是多少？")
+PASSPORT = ("2024年成都市办理因私普通护照首次申领需要哪些材料？", "2024年办理因私普通护照需要哪些材料？")
+FIRMS = ("2022年《财富》中国500强排行榜中，营业收入最高的民营企业是哪家？", "《财富》中国500强排行榜中，营业收入最高的企业是哪家？")
+WIND_ZH = ("2023年内蒙古自治区风电累计装机容量是多少？", "2023年风电装机容量是多少？")
+GRADUATES = ("2022年全国研究生毕业人数是多少？", "2022年全国毕业人数是多少？")
+PAINTINGS = ("What is the estimated age of the oldest cave paintings found on the island of Sulawesi, as reported in 2019?",
+             "What is the estimated age of the oldest cave paintings found?")
+LEVANT = ("Which is the largest city in the Levant region, and how many people live there?",
+          "Which is the largest city, and how many people live there?")
+MARKET = ("Which company had the largest market capitalization on the Tokyo Stock Exchange at the end of 2020?",
+          "Which company had the largest market capitalization at the end of 2020?")
+DRAGONFLIES = ("How many species of dragonflies and damselflies breed regularly in Ireland according to the 2020 national "
+               "checklist?", "How many species of dragonflies and damselflies breed regularly according to the national checklist?")
+TEAMS = ("How many medals did the men's and women's teams win at the 2012 Olympics?",
+         "How many medals did the teams win at the 2012 Olympics?")
+PALACE = ("2019年故宫博物院全年接待观众多少人次？", "故宫博物院全年接待观众多少人次？")
+DESSERT = ("按照顺德的传统做法，双皮奶使用的是哪种动物的奶？", "双皮奶使用的是哪种动物的奶？")
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    (ALBATROSS, "Do you mean males? They tend to be larger.", "en", "No, adult female"),  # "males", plural
+    (WIND, "Do you mean onshore wind farms?", "en", "No, offshore"),
+    (ENROLMENT, "需要把研究生招生也算进去吗？", "zh", "不是，本科"),  # an offer of more, of another kind
+    (ENROLMENT, "是专科吗？", "zh", "不是，本科"),
+    (PASSPORT, "是护照到期换发吗？", "zh", "不是，首次申领"),
+    (FIRMS, "国有企业也包括在内吗？", "zh", "不是，民营企业"),
+    (WIND_ZH, "是指当年新增装机吗？", "zh", "不是，累计"),
+])
+def test_a_kind_that_excludes_the_needs_is_told_from_it(pair, question, language, expected):
+    assert answered(pair, question, language, model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_a_kind_within_the_needs_is_no_other_kind():
+    answer, _ = answered(GRADUATES, "是硕士吗？", "zh", model_says=UNKNOWN_REPLY)  # a 硕士 is a 研究生
+    assert not answer.startswith("不是")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (PAINTINGS, "Where were these paintings found?", "Sulawesi"),  # the query seeks an age, no place
+    (LEVANT, "Where is the largest city located?", UNKNOWN),  # the query seeks the city: its own question
+])
+def test_where_asks_the_place_the_query_left_out_unless_the_query_seeks_one(pair, question, expected):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_sides_said_in_parallel_are_told_without_the_words_that_ask():
+    assert alternatives("Ranked by market capitalization or by revenue?", "en") == ["by market capitalization", "by revenue?"]
+    assert alternatives("The prize in physics, or in chemistry?", "en")[0] == "The prize in physics"  # no asking words
+    assert answered(MARKET, "Ranked by market capitalization or by revenue?", model_says=UNKNOWN_REPLY)[0] == "market capitalization"
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (DRAGONFLIES, "Should I count dragonflies only, or damselflies as well?", "dragonflies and damselflies"),
+    (DRAGONFLIES, "Just damselflies, or dragonflies too?", "dragonflies and damselflies"),
+    (TEAMS, "Men's only, or women's as well?", "men's and women's"),
+])
+def test_a_need_that_names_both_sides_takes_both(pair, question, expected):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY) == (expected, "either_or")
+
+
+def test_one_side_only_is_not_both():  # the need names offshore alone
+    assert answered(WIND, "Offshore only, or onshore as well?", model_says=UNKNOWN_REPLY) == ("offshore", "either_or")
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    (PALACE, "是疫情之前的2019年吗？", "2019年"),  # the need's year, described in words it cannot check
+    (DESSERT, "您是打算在家自己做吗？", UNKNOWN),  # the user's plans, not the need's way of making it
+])
+def test_a_chinese_confirmation_describing_the_needs_year_or_asking_plans(pair, question, expected):
+    assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == expected
