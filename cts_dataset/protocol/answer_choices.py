@@ -40,8 +40,10 @@ def _without_leading(words: list[str]) -> list[str]:
     return words
 
 
-# Capitalised words that name nothing: the pronoun, and "OK" of "Is the Pauling scale OK?"
-NOT_NAMES = frozenset({"I", "OK"})
+def names_nothing(word: str, before: str = "") -> bool:
+    """A capitalised word that names nothing: the pronoun, and "OK" of "Is the Pauling scale OK?" (not after a
+    comma, where it is Oklahoma: "Ardmore, OK?"). ``before``: the word before it, as written."""
+    return word == "I" or (word == "OK" and not before.endswith(","))
 
 
 def is_capitalised(word: str) -> bool:

@@ -21,7 +21,7 @@ import os
 import re
 from functools import cache
 
-from cts_dataset.protocol.answer_choices import NOT_NAMES
+from cts_dataset.protocol.answer_choices import names_nothing
 from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds, kind_of
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
@@ -165,7 +165,13 @@ def asked_level(question: str) -> str | None:
     """The one level of place a question asks for ("Which country?"), if it names one; the level its which or
     what names wins over a level it asks about ("Which country is the second-largest city in?")."""
     words = re.findall(r"[a-z]+", question.lower())
-    after_wh = {_ASKED_LEVEL[w] for v, w in zip(words, words[1:], strict=False) if v in {"which", "what"} and w in _ASKED_LEVEL}
+    after_wh: set[str] = set()
+    for i, word in enumerate(words[:-1]):
+        if word in {"which", "what"} and words[i + 1] in _ASKED_LEVEL:
+            j = i + 1  # with the levels offered beside it: "Which country or continent?" asks no one level
+            while j < len(words) and words[j] in _ASKED_LEVEL:
+                after_wh.add(_ASKED_LEVEL[words[j]])
+                j += 2 if j + 2 < len(words) and words[j + 1] in {"or", "and"} else len(words)
     levels = after_wh or {_ASKED_LEVEL[w] for w in words if w in _ASKED_LEVEL}
     return levels.pop() if len(levels) == 1 else None
 
@@ -220,6 +226,9 @@ def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | Non
     one that qualifies a thing the need does not speak of ("a minor league game?", "his amateur records?")."""
     def words(text: str) -> list[str]:
         return [w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", text)]
+    asking = re.split(r"(?<=[?])\s", question)[0]
+    if _COMPARES.search(asking):
+        return None  # "Are the males of this species bigger?" asks a fact about them, guesses no side
     said = words(question)
     # (a sex qualifies any event: "the men's race" of a need for the women's 10,000 metres)
     paired = {w for i, w in enumerate(said) if w in _PAIRED and (w in _SEXES or i + 1 == len(said)
@@ -237,6 +246,8 @@ def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | Non
     return min(named, key=len, default=None)  # the shortest span that says it ("adult", not "mail as an adult")
 
 
+_COMPARES = re.compile(r"\b(?:\w+er|more|less)\s+than\b|\b(?:bigger|larger|smaller|heavier|lighter|taller|shorter|longer|"
+                       r"faster|slower|older|younger|stronger|weaker)\b", re.IGNORECASE)
 NAME_PARTICLES = frozenset(["de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])  # Herbert von Karajan
 _JOINERS = frozenset(["of", "the", "with"]) | NAME_PARTICLES
 
@@ -287,7 +298,7 @@ def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:
     runs, current, pending = [], [], []
     for i, raw in enumerate(words):
         word = raw.strip(",.;:!?\"'()[]‘’“”")
-        if word[:1].isupper() and not (skip_first and i == 0) and word not in NOT_NAMES:
+        if word[:1].isupper() and not (skip_first and i == 0) and not names_nothing(word, words[i - 1] if i else ""):
             current += pending + [word]
             pending = []
         elif current and word.lower() in _JOINERS:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cts_dataset.protocol import answer_choices_zh, word_forms
-from cts_dataset.protocol.answer_choices import EDGE, NOT_NAMES, WORD, choices, is_capitalised, missing_spans
+from cts_dataset.protocol.answer_choices import EDGE, WORD, choices, is_capitalised, missing_spans, names_nothing
 from cts_dataset.protocol.span_types import TYPED, is_common_word, span_type
 from cts_dataset.protocol.units_and_sources import names_a_currency
 from cts_dataset.protocol.views import UNKNOWN
@@ -206,6 +206,9 @@ _FRAME_EN = re.compile(r"^\s*(?:by|when you say|in terms of|regarding|as for|as 
                        r"(?=(?:do|does|did|are|is|was|would|should|could|can|will|which|what)\b)", re.IGNORECASE)
 
 
+_ASKING_VERB = re.compile(r"\b(?:rank|measur|sort|count|order|compar|calculat|list|group|judg|rat|weigh)ed\s*$", re.IGNORECASE)
+
+
 def alternatives(question: str, language: str) -> list[str]:
     """The alternatives an either-or question offers, as written: "What kind of poem: epic, lyric, or
     ballad?" -> "epic", "lyric", "ballad" (a colon parts the choice from the words that only ask, on either
@@ -223,13 +226,12 @@ def alternatives(question: str, language: str) -> list[str]:
             lead, rest = question.split(":", 1)
             asked = lead if re.search(r"\bor\b", lead, re.IGNORECASE) and not re.search(r"\bor\b", rest) else rest
         asked = _FRAME_EN.sub("", asked)  # "By background, do you mean his family origins or ...?"
-        parts = re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE)
-        parts = [p for p in parts if p.strip(EDGE + " ？?")]
+        parts = [p for p in re.split(r"\bor\b|[,;]", asked, flags=re.IGNORECASE) if p.strip(EDGE + " ？?")]
         # "Ranked by market capitalization or by revenue?": the sides are parallel, "by ..." and "by ..."; the
-        # words before the first one's preposition only ask
+        # verb before the first one's preposition only asks (not "The prize in physics, or in chemistry?")
         last = re.match(r"\s*(by|in|on|at|for|from)\b", parts[-1], re.IGNORECASE) if len(parts) > 1 else None
         first = re.search(rf"\b{last.group(1)}\b", parts[0], re.IGNORECASE) if last else None
-        if first and re.search(r"\b[a-z]+ed\s*$", parts[0][:first.start()], re.IGNORECASE):  # (not "The prize in physics")
+        if first and _ASKING_VERB.search(parts[0][:first.start()]):
             parts[0] = parts[0][first.start():]
     return [p.strip() for p in parts if p.strip(EDGE + " ？?")]
 
@@ -319,9 +321,8 @@ def _guessing_zh(question: str, guesses: list[str], fused_query: str, span: str)
 
 
 def rivals_a_word_zh(word: str, fused_query: str) -> bool:
-    """``word`` ends as a word of the need's but is another: "高度" where the need has 长度, another of its measures
-    (not a time the need writes itself: 2019年 beside 全年)."""
-    return not (word in fused_query and span_type(word, "zh") == "time") and any(w[-1] == word[-1] and w != word for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2)
+    """``word`` ends as a word of the need's but is another: "高度" where the need has 长度, another of its measures."""
+    return any(w[-1] == word[-1] and w != word for w, _, _ in answer_choices_zh.words(fused_query) if len(w) >= 2)
 
 
 def values_of(text: str, language: str, first: bool = True) -> list[str]:
@@ -334,7 +335,7 @@ def values_of(text: str, language: str, first: bool = True) -> list[str]:
         return i == 0 or (words[i - 1][-1:] in ".?!:" and is_common_word(words[i].strip(EDGE)))
 
     return [w.strip(EDGE) for i, w in enumerate(words) if tokenize(w)
-            and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and w.strip(EDGE) not in NOT_NAMES))]
+            and (re.search(r"\d", w) or ((first or not opens(i)) and is_capitalised(w) and not names_nothing(w.strip(EDGE), words[i - 1] if i else "")))]
 
 
 def kind_of(value: str, language: str) -> str | None:

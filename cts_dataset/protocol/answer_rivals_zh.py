@@ -417,14 +417,25 @@ def rival_sex_zh(question: str, intent: str, missing: list[str]) -> str | None:
     return None
 
 
+_LEAVES_OUT_ZH = re.compile(r"不[包含算计]|除了|除去|排除|以外")
+
+
 def rival_kin_zh(question: str, intent: str, missing: list[str]) -> str | None:
     """The span the need left out that names one kind of an axis, where the question names another that the need
     does not (首次申领 for "是护照到期换发吗？", 民营企业 for "国有企业也包括在内吗？")."""
+    if _LEAVES_OUT_ZH.search(question) or ABOUT_THE_USER.search(question):
+        return None  # "不包括研究生吧？" leaves the other kind out, "您是研究生吗？" asks who the user is: no guess of it
     for axis in _KIN_AXES_ZH:
         for span in missing:
             own = [k for k in axis if k in span]
-            if own and any(k in question and k not in intent for k in axis if k not in own) \
-                    and not any(k in question for k in own):
-                return span
+            if not own or any(k in question for k in own):
+                continue
+            at = intent.find(own[0]) + len(own[0])
+            for other in (k for k in axis if k not in own and k in question and k not in intent):
+                # the other kind of the same thing ("研究生招生" of 本科招生, "是专科吗？"), not of another
+                # ("进口零部件" of a need for 出口量)
+                after = question[question.find(other) + len(other):].lstrip("的")
+                if not after or after[0] in "吗吧呢？?，,。也" or intent[at:].lstrip("的").startswith(after[:2]):
+                    return span
     return None
 

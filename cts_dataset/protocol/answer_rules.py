@@ -212,7 +212,7 @@ _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fo
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
-    r"\b(?:type|kind|sort|form|variety|category) of\b|\bcategor(?:y|ies)\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
+    r"\b(?:type|kind|sort|form|variety) of\b|\bcategor(?:y|ies)\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
     r"|\bare you (?:referring to|thinking of|asking about|talking about|interested in|looking for)\b"
     r"|\bis (?:being )?(?:referred to|meant|discussed)\b|\b(?:do|would) you (?:want|like) to know about\b",
     re.IGNORECASE)
@@ -229,7 +229,7 @@ _LEADING_WH = re.compile(r"\W*(?:(?:could|can|would|will) you (?:please )?(?:tel
 _AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:(?:could|can|would)\s+you\s+(?:please\s+)?(?:tell me|let me know|say)\s+)?"
                             r"(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
-_WHICH_THING = re.compile(r"\W*(?:[\w'’-]+\s+){0,2}?which\b", re.IGNORECASE)  # "Which storm?", "To be sure, which planet's moons?"
+_WHICH_THING = re.compile(r"\W*(?:[\w'’-]+[\s,]+){0,3}?which\b", re.IGNORECASE)  # "Which storm?", "To be sure, which planet's moons?"
 _CATEGORY = re.compile(r"\bcategor(?:y|ies)\b", re.IGNORECASE)
 _CATEGORY_OF = re.compile(r"\bcategory of\b", re.IGNORECASE)  # "Which category of the Nobel Prize?": which one of it
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
@@ -908,7 +908,9 @@ def _both_sides_joined(question: str, intent: str) -> str | None:
     sides = alternatives(question, "en")
     if len(sides) != 2 or not _ONLY.search(sides[0]) or not _AS_WELL.search(sides[1]):
         return None
-    words = [[w for w in content_words(_AS_WELL.sub("", _ONLY.sub("", side)), "en")] for side in sides]
+    said = [content_words(_AS_WELL.sub("", _ONLY.sub("", side)), "en") for side in sides]
+    # each side by its own words ("men's" and "women's" of "Men's singles only, or women's singles as well?")
+    words = [[w for w in said[i] if w not in said[1 - i]] for i in (0, 1)]
     if not all(words):
         return None
     for joined in re.finditer(r"[\w'’-]+(?:\s+[\w'’-]+)?\s+and\s+[\w'’-]+(?:\s+[\w'’-]+)?", intent):
@@ -1391,7 +1393,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             plain = (all(w in _ADDS_NOTHING_ZH for w in extra) or _FIELD_IS_ZH.match(question)) \
                 and not re.search(r"只|仅", question)  # "只有北京吗？" of a need for 北京和上海 restricts it
             return Decision(span, "confirmation", reply="yes" if plain else "")
-        if span and _PLANS_ZH.search(question) and not any(holds(intent, w, language) for w in guesses):
+        if span and _PLANS_ZH.search(question) and not any(holds(question, w, language) for w in content_words(span, language)):
             return Decision(UNKNOWN, "plans")  # "您是打算在家自己做吗？" of a need 按照顺德的传统做法: the user's plans
         return Decision(span, "confirmation") if span else None
     if not guesses and not new:
@@ -1904,8 +1906,8 @@ def offered_for(question: str, spans: list[str], missing: list[str], language: s
                                                          or span_type(s, language) == asked)]
     # a which-question for a thing of no typed kind may ask for the one the query names ("Which storm?" of
     # Typhoon Haiyan): the query's names are offered too, never its other phrases
-    named = [s for s in spans if s not in missing and asked not in TYPED and _WHICH_THING.match(question)
-             and capitalised_runs(s, skip_first=False) == [s]] if not is_yes_no(question, language) else []
+    asks_a_thing = asked not in TYPED and bool(_WHICH_THING.match(question)) and not is_yes_no(question, language)
+    named = [s for s in spans if asks_a_thing and s not in missing and capitalised_runs(s, skip_first=False) == [s]]
     offered = unique([*missing, *pointed, *named])
     if not is_yes_no(question, language) and not is_either_or(question, language):
         offered = [s for s in offered if not echoes(s, question, language)] or offered
