@@ -90,3 +90,35 @@ def test_a_chinese_question_about_the_users_plans_that_names_nothing_of_the_need
 ])
 def test_a_kind_named_otherwise_is_no_guess_of_another_kind(pair, question, language):
     assert not answered(pair, question, language, model_says=UNKNOWN_REPLY)[0].startswith(("不是", "No"))
+
+
+# Guards version 34: what a query seeks, owners named as such, places and bounds said whole, grades and breakdowns.
+ALCOHOL = ("What is the maximum alcohol content for a beer to be labelled 'alcohol-free' in the UK?",
+           "What is the maximum alcohol content for a beer to be labelled 'alcohol-free'?")
+SCRIPT = ("How many letters does the modern Mkhedruli script of the Georgian language have?",
+          "How many letters does the script of the Georgian language have?")
+RAIN = ("2023年7月底受台风“杜苏芮”影响，北京房山区单站最大累计降雨量是多少毫米？", "受台风“杜苏芮”影响，单站最大累计降雨量是多少毫米？")
+LPR = ("2024年7月全国银行间同业拆借中心公布的5年期以上LPR是多少？", "全国银行间同业拆借中心公布的LPR是多少？")
+CLINIC = ("2024年上海市职工医保门诊报销的起付线是多少？", "2024年职工医保门诊报销的起付线是多少？")
+GRADED = ("2024年上海市三级医院职工医保门诊报销的起付线是多少？", "2024年上海市职工医保门诊报销的起付线是多少？")
+TARIFF = ("2023年江苏省居民分时电价的低谷时段是几点到几点？", "居民分时电价的低谷时段是几点到几点？")
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    (ALCOHOL, "Is this under EU rules?", "en", "No, UK"),  # the query seeks a figure: "EU" guesses no answer
+    (SCRIPT, "Which language's script?", "en", "Georgian"),  # the query names the Georgian language
+    (SCRIPT, "Which year's script?", "en", UNKNOWN),
+    (RAIN, "是河北涿州吗？", "zh", "不是，北京房山区"),  # the need's place said as finely as the guess
+    (LPR, "是1年期的吗？", "zh", "不是，5年期以上"),  # with its bound
+    (CLINIC, "您一般在哪一级医院就诊？", "zh", UNKNOWN),  # a grade of hospital, no place
+    (GRADED, "您一般在哪一级医院就诊？", "zh", "三级"),
+    (TARIFF, "需要区分夏季和冬季吗？", "zh", UNKNOWN),  # a breakdown offered, no time guessed
+])
+def test_what_a_query_seeks_owners_places_bounds_grades_and_breakdowns(pair, question, language, expected):
+    assert answered(pair, question, language, model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_a_query_for_a_figure_seeks_no_name():
+    from cts_dataset.protocol.answer_guesses import sought
+    assert sought(ALCOHOL[1]) == set() and sought("What was the average mortgage rate in Canada?") == set()
+    assert sought("Which company had the highest revenue?") == {"name"}

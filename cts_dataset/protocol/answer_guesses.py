@@ -50,9 +50,9 @@ _NOT_ENTITY = re.compile(r"^(?:how|when|why|where)\b", re.IGNORECASE)
 # Nouns that ask for a measure or a time, not a thing with a name ("what is its population?").
 _MEASURES = frozenset(tokenize("year date decade century period age number population area size length height "
                                "depth width distance amount percentage share proportion cost price speed weight "
-                               "temperature duration"))
+                               "temperature duration content rate limit capacity level fee salary wage income"))
 _SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
-                           "deepest oldest best known famous"))
+                           "deepest oldest best known famous maximum minimum average mean median total typical"))
 # (and the oceans, named without "Ocean" as often as with it, and the planets but the Earth)
 _FEATURE_WORDS = frozenset(tokenize("lake river mount mountain island sea ocean desert falls Pacific Atlantic Arctic Antarctic "
                                     "Mercury Venus Mars Jupiter Saturn Uranus Neptune Pluto"))

@@ -156,14 +156,20 @@ def _name_from_part_zh(span: str, missing: list[str], question: str) -> str:
     return best
 
 
+_BOUND_END_ZH = re.compile(r"(?:以上|以下|以内|之内)$")
+
+
 def _widened_zh(span: str, missing: list[str]) -> str:
     """The longest block the query left out that holds ``span`` and no value of another kind: "特别高峰日" for
     the 高峰日 a guessed 常规日 stands against, "灵活就业人员" for 就业人员 (not 2024年特别高峰日, nor 辽宁对新疆
     for 新疆, nor a segmenter's fragment: 广州南到)."""
     kind = span_type(span, "zh")
     blocks = [b for b in missing if span in b and b != span and span_type(b, "zh") == kind
-              and not answer_choices_zh.is_function_char(b[-1]) and not answer_choices_zh.is_function_char(b[0])
-              and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o for o in missing)]
+              and (not answer_choices_zh.is_function_char(b[-1]) or _BOUND_END_ZH.search(b))  # 5年期以上
+              and not answer_choices_zh.is_function_char(b[0])
+              # (a place inside the place, 北京房山区 for 北京, is the same place said finer)
+              and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o
+                          and not (kind == "region" == span_type(o, "zh") and b in (span + o, o + span)) for o in missing)]
     return max(blocks, key=len, default=span)
 
 

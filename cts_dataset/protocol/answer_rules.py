@@ -790,19 +790,20 @@ def _other_owner(question: str, intent: str, query: str) -> str | None:
 def _owner_in_query(question: str, intent: str, query: str) -> str | None:
     """The name whose thing the query names, where a question asks whose it is: "Brazil" for "Which country's
     GDP?" of "the GDP of Brazil", "Canada" for "Which country's prime minister?" of "the Prime Minister of
-    Canada"."""
+    Canada"; an owner of another kind where the query names it as one ("Georgian" for "Which language's
+    script?" of "the script of the Georgian language")."""
     asked = re.search(r"\b(?:which|what)\s+([\w-]+)['’]s\s+([\w-]+(?:\s+[\w-]+)?)", question, re.IGNORECASE)
     if not asked:
         return None
-    if classify(f"which {asked.group(1)}") != "region":  # "Which year's GDP?" asks a time, not the owner
-        return None
+    region = classify(f"which {asked.group(1)}") == "region"  # "Which year's GDP?" asks a time, not the owner
     name = r"((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)"
     runs = []
     for word in re.findall(r"[\w-]+", asked.group(2)):
         w = re.escape(word)
         runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
         runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
-    runs = unique([r for r in runs if r in intent and span_type(r, "en") == "region"])  # a place: not "Parliament"
+    runs = unique([r for r in runs if r in intent and (span_type(r, "en") == "region" if region  # a place: not "Parliament"
+                   else bool(re.search(rf"\b{re.escape(r)}\s+{re.escape(asked.group(1))}\b", query, re.IGNORECASE)))])
     return runs[0] if len(runs) == 1 else None
 
 
@@ -1319,6 +1320,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         if language == "zh" and query and not new and not any(kind_of(g, language) and g not in query for g in guesses) else None
     if confirmed:  # "您问的是本科学历对应的分值，对吗？" of a query that says 本科学历: yes, its own words
         return Decision(confirmed, "confirmation", reply="yes")
+    if guesses and not new and language == "zh" and _WHETHER_ZH.search(question) \
+            and len({kind_of(g, language) for g in guesses} - {None}) == 1 and len([g for g in guesses if kind_of(g, language)]) >= 2:
+        return Decision(UNKNOWN, "confirmation")  # "需要区分夏季和冬季吗？": a breakdown offered, no value guessed
     if guesses and not new:
         # a name of several words is one guess: "United States" is a place though "States" is a name
         named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)]
@@ -1744,6 +1748,9 @@ def _dated_edition(question: str, missing: list[str], language: str) -> bool:
         span_type(s, language) is None and s[:1].isupper() and not any(s in t for t in times) for s in missing)
 
 
+_GRADE_ZH = re.compile(r"哪一?级(?![别行政])|哪个(?:级别|等级)|什么(?:级别|等级)|几级")
+
+
 def _typed(question: str, missing: list[str], spans: list[str], language: str, intent: str,
            query: str = "") -> Decision | None:
     asking = _asking_part(question)  # "哪一年的标准？价格调整过好几次。" asks a year, whatever its reason counts
@@ -1754,6 +1761,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return None
     if asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking) and not _ASKS_A_TIME_ZH.search(asking):
         return Decision(UNKNOWN, "typed")  # "您目前是按60%还是100%的档次缴费？", "您现在读大几？": the user's present, no time
+    if asked == "region" and language == "zh" and _GRADE_ZH.search(asking):
+        # "您一般在哪一级医院就诊？" asks a grade, not a place: the need's grade, if it says one ("三级医院")
+        graded = [s for s in missing if re.search(r"[一二三四五六七八九十\d]级|级别|等级", s)]
+        return Decision(min(graded, key=len) if graded else UNKNOWN, "typed")
     level = re.search(r"哪(?:个|一)?(省|市|城市|区|县)", asking) if asked == "region" and language == "zh" else None
     if level and (ABOUT_THE_USER.search(asking) or re.search(r"[您你](?:所在|在|户籍|户口)", asking)):
         # "您是在哪个省领取养老金的？" of a need for 全国, "您在哪个区申请？" of one for 深圳市: where the user is,
