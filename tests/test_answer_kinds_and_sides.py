@@ -122,3 +122,25 @@ def test_a_query_for_a_figure_seeks_no_name():
     from cts_dataset.protocol.answer_guesses import sought
     assert sought(ALCOHOL[1]) == set() and sought("What was the average mortgage rate in Canada?") == set()
     assert sought("Which company had the highest revenue?") == {"name"}
+
+
+@pytest.mark.parametrize(("pair", "question", "expected"), [
+    # a measure word that qualifies the thing sought ("rate benchmark", "wage law"): the query seeks a name, and a
+    # guess of it is the answer's, which the user does not know
+    (("Which interest rate benchmark replaced LIBOR in the United States?", "Which interest rate benchmark replaced LIBOR?"),
+     "Do you mean SOFR?", UNKNOWN),
+    (("Which minimum wage law was passed in the United States in 1938?", "Which minimum wage law was passed in the United States?"),
+     "Is it the Fair Labor Standards Act?", UNKNOWN),
+    # the owner as the need says it, more than the query's name
+    (("How many vowels does the script of the Old Church Slavonic language have?",
+      "How many vowels does the script of the Church Slavonic language have?"), "Which language's script?", "Old Church Slavonic"),
+    (("Who is the head coach of the England women's team?", "Who is the head coach of the England team?"),
+     "Which team's coach?", UNKNOWN),  # not "England", which hides the need's "women's"
+])
+def test_measures_that_qualify_and_owners_the_need_says_more_of(pair, question, expected):
+    assert answered(pair, question, model_says=UNKNOWN_REPLY)[0] == expected
+
+
+def test_a_grade_of_another_thing_answers_no_grade_asked():
+    pair = ("2024年上海市一级建造师职工医保门诊报销的起付线是多少？", "2024年上海市职工医保门诊报销的起付线是多少？")
+    assert answered(pair, "您一般在哪一级医院就诊？", "zh", model_says=UNKNOWN_REPLY)[0] == UNKNOWN

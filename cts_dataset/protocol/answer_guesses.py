@@ -48,9 +48,15 @@ _SOUGHT_PLACES = {level: frozenset(tokenize(nouns)) for level, nouns in {
 _AREA = re.compile(r"\b(?:metropolitan|urban|built-up) (?:area|region)s?\b", re.IGNORECASE)
 _NOT_ENTITY = re.compile(r"^(?:how|when|why|where)\b", re.IGNORECASE)
 # Nouns that ask for a measure or a time, not a thing with a name ("what is its population?").
+# measures only where they end their phrase: "the alcohol content?", not "the interest rate benchmark", "the
+# minimum wage law", "the level designer"
+_LAST_MEASURE_WORDS = "content rate limit capacity level fee salary wage income"
+_LAST_MEASURES = frozenset(tokenize(_LAST_MEASURE_WORDS))
+_QUALIFYING = re.compile(rf"\b(?:{'|'.join(_LAST_MEASURE_WORDS.split())})[\s-]+(?!(?:of|for|in|on|at|to|from|by|with|per|during|"
+                         r"was|is|were|are|did|does|do|has|had|have|and|or|a|an|the)\b)[a-z]", re.IGNORECASE)
 _MEASURES = frozenset(tokenize("year date decade century period age number population area size length height "
                                "depth width distance amount percentage share proportion cost price speed weight "
-                               "temperature duration content rate limit capacity level fee salary wage income"))
+                               "temperature duration")) | _LAST_MEASURES
 _SKIP = frozenset(tokenize("two three four five first second third largest smallest biggest longest highest "
                            "deepest oldest best known famous maximum minimum average mean median total typical"))
 # (and the oceans, named without "Ocean" as often as with it, and the planets but the Earth)
@@ -85,15 +91,16 @@ def _sought_by(clause: str) -> set[str]:
     if _AREA.search(clause.split(",")[0]):
         return {"city"}
     words = tokenize(clause)[:8]
+    measures = _MEASURES - _LAST_MEASURES if _QUALIFYING.search(clause) else _MEASURES
     for i, word in enumerate(words):
         levels = {level for level, nouns in _SOUGHT_PLACES.items() if word in nouns}
         if levels:
             return levels
-        if word in _MEASURES:
+        if word in measures:
             return set()
         if word not in _SKIP and word.isalpha():
             # "the orbital period": a word before a measure qualifies it, no name is sought
-            return set() if words[i + 1:i + 2] and words[i + 1] in _MEASURES else {"name"}
+            return set() if words[i + 1:i + 2] and words[i + 1] in measures else {"name"}
     return set()
 
 

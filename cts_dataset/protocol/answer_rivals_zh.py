@@ -169,7 +169,8 @@ def _widened_zh(span: str, missing: list[str]) -> str:
               and not answer_choices_zh.is_function_char(b[0])
               # (a place inside the place, 北京房山区 for 北京, is the same place said finer)
               and not any(o != b and o in b and span_type(o, "zh") in TYPED and o not in span and span not in o
-                          and not (kind == "region" == span_type(o, "zh") and b in (span + o, o + span)) for o in missing)]
+                          and not (kind == "region" == span_type(o, "zh") and b == span + o and o[-1] in "市区县镇乡")
+                          for o in missing)]
     return max(blocks, key=len, default=span)
 
 

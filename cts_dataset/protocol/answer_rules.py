@@ -469,7 +469,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             and any(not holds(intent, w, language) for w in content_words(question, language)):
         # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
         return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
-    owner = _owner_in_query(question, intent, query) if language == "en" and query else None
+    owner = _owner_in_query(question, intent, query, missing) if language == "en" and query else None
     if owner:  # "Which country's GDP?" of a query for "the GDP of Brazil"
         return Decision(owner, "in_query")
     if is_either_or(question, language):
@@ -787,7 +787,7 @@ def _other_owner(question: str, intent: str, query: str) -> str | None:
     return None
 
 
-def _owner_in_query(question: str, intent: str, query: str) -> str | None:
+def _owner_in_query(question: str, intent: str, query: str, missing: list[str]) -> str | None:
     """The name whose thing the query names, where a question asks whose it is: "Brazil" for "Which country's
     GDP?" of "the GDP of Brazil", "Canada" for "Which country's prime minister?" of "the Prime Minister of
     Canada"; an owner of another kind where the query names it as one ("Georgian" for "Which language's
@@ -803,7 +803,9 @@ def _owner_in_query(question: str, intent: str, query: str) -> str | None:
         runs += [m.group(1) for m in re.finditer(rf"(?i:\b{w}\w*)\s+of\s+(?:the\s+)?{name}", query)]
         runs += [m.group(1) for m in re.finditer(rf"{name}['’]s\s+(?i:{w})", query)]
     runs = unique([r for r in runs if r in intent and (span_type(r, "en") == "region" if region  # a place: not "Parliament"
-                   else bool(re.search(rf"\b{re.escape(r)}\s+{re.escape(asked.group(1))}\b", query, re.IGNORECASE)))])
+                   else bool(re.search(rf"\b{re.escape(r)}\s+{re.escape(asked.group(1))}\b", query, re.IGNORECASE))
+                   # (and not where the need says more of it: "Old Church Slavonic", "England women's")
+                   and not any(f"{s} {r}" in intent or f"{r} {s}" in intent or (r in s and r != s) for s in missing))])
     return runs[0] if len(runs) == 1 else None
 
 
@@ -1763,7 +1765,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return Decision(UNKNOWN, "typed")  # "您目前是按60%还是100%的档次缴费？", "您现在读大几？": the user's present, no time
     if asked == "region" and language == "zh" and _GRADE_ZH.search(asking):
         # "您一般在哪一级医院就诊？" asks a grade, not a place: the need's grade, if it says one ("三级医院")
-        graded = [s for s in missing if re.search(r"[一二三四五六七八九十\d]级|级别|等级", s)]
+        thing = re.search(r"级(?:别|的)?([\u4e00-\u9fff]{2})", asking)  # 医院 of 哪一级医院
+        graded = [s for s in missing if re.search(r"[一二三四五六七八九十\d]级|[省市县区]级|[一二三]甲|级别|等级", s)
+                  and (not thing or thing.group(1) in s or s + thing.group(1) in intent)]  # not a 一级建造师 of the need
         return Decision(min(graded, key=len) if graded else UNKNOWN, "typed")
     level = re.search(r"哪(?:个|一)?(省|市|城市|区|县)", asking) if asked == "region" and language == "zh" else None
     if level and (ABOUT_THE_USER.search(asking) or re.search(r"[您你](?:所在|在|户籍|户口)", asking)):
