@@ -96,7 +96,8 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # heldout12 and dev20, written blind after version 31 (`f231c39`), heldout12 run there, on version 32's first
 # freeze and on its final rules only, dev20 first run there, then tuned on; heldout13 and dev21, written blind
 # after version 32 (`ff37246`), heldout13 run there, on version 33's first freeze and on its final rules only,
-# dev21 first run there, then tuned on; heldout14 and dev22, written blind after version 33 (`b8845c1`), heldout14 run there first.
+# dev21 first run there, then tuned on; heldout14 and dev22, written blind after version 33 (`b8845c1`), heldout14
+# run there, on version 34's first freeze and on its final rules only, dev22 first run there, then tuned on.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
              "dev3": ("_dev3", "dev3"), "dev4": ("_dev4", "dev4"), "heldout4": ("_heldout4", "heldout4"),
