@@ -210,9 +210,10 @@ _ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
 _OCCURRENCE = re.compile(r"\b(?:first|second|third|last|final|\d+th|\w+teenth|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+time\b",
                          re.IGNORECASE)
 _TIME_NOUN = re.compile(r"(?<!-)\b(?:years?|dates?|periods?|eras?)\b(?!-)", re.IGNORECASE)
+_CATEGORY = re.compile(r"\bcategor(?:y|ies)\b", re.IGNORECASE)  # "Which Nebula category?", "Which award category?"
 # A request to specify a thing the query names ("What type of suit?", "Which lakes are you referring to?").
 _SPECIFY = re.compile(
-    r"\b(?:type|kind|sort|form|variety) of\b|\bcategor(?:y|ies)\b|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
+    r"\b(?:type|kind|sort|form|variety) of\b|" + _CATEGORY.pattern + r"|\b(?:specific|particular)\b|\bdo you (?:mean|have in mind)\b"
     r"|\bare you (?:referring to|thinking of|asking about|talking about|interested in|looking for)\b"
     r"|\bis (?:being )?(?:referred to|meant|discussed)\b|\b(?:do|would) you (?:want|like) to know about\b",
     re.IGNORECASE)
@@ -230,7 +231,6 @@ _AFTER_LEAD_IN = re.compile(r"\s*(?:(?:so|then|and|but)\s+)?(?:(?:could|can|woul
                             r"(?P<which>(?:which|what)\b.*)", re.IGNORECASE | re.DOTALL)
 _ASKS_A_KIND = re.compile(r"\b(?:kind|type|sort)s? of\b", re.IGNORECASE)
 _WHICH_THING = re.compile(r"\W*(?:[\w'’-]+[\s,]+){0,3}?which\b", re.IGNORECASE)  # "Which storm?", "To be sure, which planet's moons?"
-_CATEGORY = re.compile(r"\bcategor(?:y|ies)\b", re.IGNORECASE)
 _CATEGORY_OF = re.compile(r"\bcategory of\b", re.IGNORECASE)  # "Which category of the Nobel Prize?": which one of it
 # Words before a thing that say no kind of it: determiners, and praise ("the famous sculptures").
 _NO_KIND = frozenset(["the", "a", "an", "this", "that", "its", "their", "his", "her", "each", "every", "famous",
@@ -1253,7 +1253,6 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         rival = rival_scope_zh(question, missing) or rival_bound_zh(question, missing) \
             or rival_place_zh(question, guesses, query, missing) \
             or synonyms_zh.stood_against(question, intent, missing) or rival_sex_zh(question, intent, missing) \
-            or rival_kin_zh(question, intent, missing) \
             or _rival_of_the_querys_place_zh(question, guesses, intent, query, missing)
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
