@@ -178,6 +178,7 @@ from cts_dataset.protocol.units_and_sources import (
     asks_unit,
     is_a_currencys_place,
     names_a_currency,
+    rival_source,
     source_of,
     unit_guessed,
     unit_of,
@@ -203,7 +204,8 @@ _KINDS_OF_THING = frozenset(tokenize("feature features model models version vers
 # "during some specific years"; not a compound ("the year-on-year rate")
 _ASKS_A_DATE = re.compile(r"\b(?:years?|dates?|days?|months?)\b|年|日期|哪天|几号|几月", re.IGNORECASE)
 _NAMES_A_WINNER = re.compile(r"\b(?:won|win|wins|winning|winner|awarded|given) (?:by|to)\b|\bwon\b|\bwinner\b|\bchampion", re.IGNORECASE)
-_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?|elections?)\b",
+_WHICH_EDITION = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:editions?|seasons?|instal?ments?|ceremon(?:y|ies)|tournaments?|elections?)\b"
+                            r"|\b(?:edition|instal?ment|season)\s+numbers?\b",
                             re.IGNORECASE)
 _ASKS_A_PERIOD = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:period|years|time ?frame|span of \w+|date range)\b", re.IGNORECASE)
 _ASKS_A_YEAR = re.compile(r"\byears?\b", re.IGNORECASE)
@@ -280,7 +282,9 @@ _MORE_ZH = re.compile(r"也(?:要|需要|想|算|包括|包含|统计|计入|算
                       r"|是否需要(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}(?:具体|详细|明细|对应|每)")  # "您是否需要每枚金牌对应的…？"; not "具体到某个区"
 # "需要给出具体的面积数据吗？", "是否需要分地市的数据？": figures broken down, more than a need that asks none (各地市, 每年)
 _BREAKDOWN_ZH = re.compile(r"(?:^需要|要不要|需不需要|是否需要)(?![^，。？?]{0,12}(?:具体到|对应到))[^，。？?]{0,12}"
-                           r"(?:具体|详细|明细|分(?:地市|省份?|城市|区县?|年度?|月份?|季度|项|类))[^，。？?]{0,8}(?:数据|数字|信息|情况|金额)")
+                           r"(?:具体|详细|明细|分(?:地市|省份?|城市|区县?|年度?|月份?|季度|项|类))[^，。？?]{0,8}(?:数据|数字|信息|情况|金额)"
+                           # "需要按盟市细分吗？", "需要列出具体的字吗？": a breakdown or a list offered
+                           r"|(?:^需要|要不要|需不需要|是否需要)(?:把|帮您|为您)?[^，。？?]{0,8}(?:细分|拆分|分开|列出|列举|逐一列|一一列)")
 _BROKEN_DOWN_ZH = re.compile(r"各|每|分别|逐")
 # "需要帮您换算成人民币吗？" is an offer; "需要帮您查找的是美国的数据，对吗？" confirms what is sought  # "需要把每一场…都列出来吗？"
 # "是否需要包括春季高考的考生？": an offer to include more, where the need says nothing of what it includes (not
@@ -408,6 +412,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         found = unit_of(question, intent, missing) if unit else source_of(intent, missing)
         if found or unit:
             return Decision(found or UNKNOWN, "method")
+    source = rival_source(question, intent, missing) if language == "en" and is_yes_no(question, language) \
+        and not abbreviated(question, missing) else None
+    if source:  # "Should I use the GAO estimate?" of a need according to the FDIC: no, and which
+        return Decision(source, "method", reply="no")
     given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
     if given and asks_method(question, intent, query):  # "Should the figure be given in euros?" of a need in euros: yes
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
@@ -423,6 +431,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     period = (bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)) \
         or (one_kind in TYPED and any(span_type(s, language) == one_kind and (one_level is None or one_level in place_levels(s))
                                       for s in missing))
+    if one_kind in TYPED and is_yes_no(question, language) and not any(span_type(s, language) == one_kind for s in spans) \
+            and not guessed(_EXAMPLES.sub("", question), intent, language):
+        # "Do you need the population figure from a specific year?" of a need that names no year: it says none
+        return Decision(UNKNOWN, "scope")
     if language == "en" and query and asks_method(question, intent, query) and not period \
             and not guessed(_EXAMPLES.sub("", question), intent, language):  # "territories such as Western Sahara"
         # (not "Over what period should I count the wins?" of a need since 1990: the need's time answers it)
@@ -466,7 +478,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     offers = _MORE_ZH.search(question) or (_INCLUDE_ZH.search(question) and not _INCLUDES_ZH.search(intent)) \
         or (_BREAKDOWN_ZH.search(question) and not _BROKEN_DOWN_ZH.search(intent))
     if language == "zh" and offers and not _ASKS_A_VALUE_ZH.search(question) \
-            and any(not holds(intent, w, language) for w in content_words(question, language)):
+            and any(not holds(intent, w, language) for w in content_words(question, language)) \
+            and not (is_either_or(question, language) and any(len(s) >= 2 and s in question for s in missing)):
+        # (not "您是指流动沙漠，还是把戈壁也算在内？", whose first side is the need's own)
         # "您还需要知道2023年的死亡人口吗？" asks for more even where it names the need's own year
         return Decision(UNKNOWN, "scope")  # "您还想了解那年总决赛MVP是谁吗？": more than the need asks
     owner = _owner_in_query(question, intent, query, missing) if language == "en" and query else None
@@ -570,7 +584,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     headed = _headed_zh(question, missing) if language == "zh" else None
     if headed:  # "请问您乘坐的是哪类航线？" of a need for 国内航线: the span of the thing it names
         return Decision(headed, "typed", reply="")
-    listed = _listed_before_zh(question, intent, missing) if language == "zh" else None
+    listed = _listed_before_zh(question, intent, missing) if language == "zh" else _listed_before_en(question, missing)
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
         return Decision(listed, "listed", reply="")  # (it echoes the list, as a choice does)
     typed = _typed(question, missing, spans, language, intent, query)
@@ -582,7 +596,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return typed or _which_is_meant(question, intent, query, missing)
 
 
-_USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
+_USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]|贵(?:公司|单位|司|企业|校)")  # "贵公司属于哪个行业？"
 # "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？", "您想了解哪一类？": which one of the query's thing
 # (not "是哪种茶？", which names the thing: the span that ends with it)
 _WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期套项])[\u4e00-\u9fff]{0,6}?|一?[类种]|个(?:版本|型号)[\u4e00-\u9fff]{0,6}?|一个)(?:呢)?[？?]\s*$")
@@ -601,6 +615,7 @@ def _which_one_zh(question: str, missing: list[str]) -> str | None:
     return fitting[0] if len(fitting) == 1 else None
 
 
+_WHICH_THEN_ZH = re.compile(r"哪一?[个家座所]([\u4e00-\u9fff]{2,6})")
 _WHICH_HEAD_ZH = re.compile(r"哪一?[个类种款家条所位项]?(?P<head>[\u4e00-\u9fff]{2,4}?)(?=[的呢？?，,]|$)")
 
 
@@ -610,7 +625,16 @@ def _headed_zh(question: str, missing: list[str]) -> str | None:
     found = _WHICH_HEAD_ZH.search(question)
     heads = [s for s in outermost(missing) if found and s.endswith(found.group("head")) and s != found.group("head")
              and not re.search(r"[，,、；;]", s)]  # one phrase, not "认定中，B类人才"
-    return heads[0] if len(heads) == 1 else None
+    if heads or not (after := _WHICH_THEN_ZH.search(question)):
+        return heads[0] if len(heads) == 1 else None
+    # "在哪个剧院首演的？": the thing named before the verb that follows it; the longest span that ends with it
+    # and holds no time of the need's (米兰斯卡拉歌剧院, not 1926年在米兰斯卡拉歌剧院)
+    for head in (after.group(1)[:n] for n in (4, 3, 2)):
+        heads = [s for s in missing if s.endswith(head) and s != head and not re.search(r"[，,、；;]", s)
+                 and not any(o in s and span_type(o, "zh") == "time" for o in missing)]
+        if heads:
+            return max(heads, key=len)
+    return None
 
 
 _WHICH_OF_THOSE_ZH = re.compile(r"哪一?(?:个|种|类|项|档)(?:呢)?[？?]\s*$")
@@ -632,6 +656,22 @@ def _listed_before_zh(question: str, intent: str, missing: list[str]) -> str | N
     while at < len(listing) and span + listing[at] in intent:  # 一日票, not the 一日 the segmenter left out
         span, at = span + listing[at], at + 1
     return span
+
+
+# "..., which one do you mean?", "- which of these?": a pick from what the words before it list
+_WHICH_OF_THOSE_EN = re.compile(r"[,;:.!—–-]\s*(?:so\s+)?which(?:\s+one|\s+of\s+(?:these|those|them|the\s+\w+))?"
+                                r"(?:\s+(?:do|did|would|are)\s+you\s+(?:mean|have in mind|want|need|asking about|referring to))?\s*\?\s*$",
+                                re.IGNORECASE)
+
+
+def _listed_before_en(question: str, missing: list[str]) -> str | None:
+    """The one time the need left out among the times the words before "which one?" list: "1999" for "Medinah
+    hosted it in 1999 and in 2006 - which one do you mean?"."""
+    which = _WHICH_OF_THOSE_EN.search(question)
+    listing = question[:which.start()] if which else ""
+    years = re.findall(r"\b\d{4}s?\b", listing)
+    named = [s for s in missing if s in years]
+    return named[0] if len(years) >= 2 and len(named) == 1 else None
 
 
 def _which_is_meant(question: str, intent: str, query: str, missing: list[str]) -> Decision | None:
@@ -990,10 +1030,11 @@ def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     one = next(o for o in ones if o)
     side = next(p for p, o in zip(offered, ones) if o)
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
-        if language == "en" else "time" if re.search(r"某一?[届年次]", side) else classify(side)  # "某个省份的" asks a place
+        if language == "en" else "time" if re.search(r"某一?[届年次]", side) else "number" if re.search(r"某一?[批轮期]", side) \
+        else classify(side)  # "某个省份的" asks a place; "某一批" an ordinal (第一批)
     if asked not in TYPED:  # "Overall, or in a specific sport?": the one thing of no kind the need left out
         untyped = [s for s in outermost(missing) if span_type(s, language) not in TYPED]
-        return untyped[0] if len(untyped) == 1 and len(outermost(missing)) == 1 else None
+        return untyped[0] if len(untyped) == 1 else None  # (beside a time: "某一批" of 1956年第一批)
     found = [s for s in missing if span_type(s, language) == asked and not any(s != o and s in o for o in missing if span_type(o, language) == asked)]
     return found[0] if len(found) == 1 else None
 
@@ -1075,7 +1116,11 @@ def _now_of_the_query(now: re.Match[str], question: str, query: str, language: s
     if re.match(r"[\s-]+(?:US\s+)?(?:dollars?|prices?|terms)\b", question[now.end():]):
         return False  # "current-dollar GDP", "in current prices": a measure, not a time
     near = question[:now.start()].split()[-NOW_REACH_EN:] + question[now.end():].split()[:NOW_REACH_EN]
-    return any(holds(query, w.strip(EDGE), language) for w in near if content_words(w, language))
+    return any(holds(query, w.strip(EDGE), language) or w.strip(EDGE).lower() in _STATE_OF_THINGS
+               for w in near if content_words(w, language))  # "the situation today": the query's, as it is now
+
+
+_STATE_OF_THINGS = frozenset(["situation", "state", "status", "position", "picture"])
 
 
 def _in_a_relative_clause(span: str, intent: str) -> bool:
@@ -1181,6 +1226,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     asking = _asking_part(question) if language == "zh" else question
     if asking != question:  # "请问您是学生吗？学生可以享受优惠票价。": a reason after it guesses nothing
         return _confirmation(asking, intent, query, missing, spans, language)
+    if language == "en" and query and _ABOUT_THE_USER_EN.search(question) and not _FIRST_PERSON_EN.search(intent) \
+            and not new_words(content_words(question, language), intent, query, language) \
+            and not guessed(question, intent, language):
+        # "Are you shooting film yourself?", "Are you comparing it with other countries?": who the user is or
+        # what they do, which a need that never speaks of its asker does not say
+        return Decision(UNKNOWN, "confirmation")
     gloss = _APPOSITIVE_EN.search(question) if language == "en" and query else None
     head = tokenize(gloss.group())[-1:] if gloss else []
     # a description with no time of its own ("the 1911 laureate", "of the Cold War era", "today")
@@ -1258,7 +1309,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
-        return Decision(whole_zh(rival, missing, question) if language == "zh" else rival, "confirmation", reply="no")
+        return Decision(whole_zh(rival, missing, question) if language == "zh" else _with_rivals_of_other_kinds(
+            rival, guesses, intent, missing), "confirmation", reply="no")
     placed = in_its_place(question, intent, query, missing) if language == "en" and query else None
     if placed:  # "the largest natural lake?" for the artificial one: the span; "no" only to a value of its kind
         guess, span = placed
@@ -1379,6 +1431,14 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         blocks = [s for s in missing if all(holds(s, w, language) for w in new) and any(same_number(g, s) for g in dated)]
         if blocks:
             return Decision(min(blocks, key=len), "confirmation", reply="yes")
+    said_times = [s for s in missing if language == "zh" and span_type(s, language) == "time" and re.search(r"\d", s)
+                  and s in question]
+    if said_times and guesses and not any(kind_of(g, language) == "time" for g in guesses) \
+            and not (ABOUT_THE_USER.search(question) or _PERSON_ZH.search(question) or _WHETHER_ZH.search(question)
+                     or re.search(r"只|仅|不", question)):
+        # "是1990年意大利世界杯吗？", "从1997年7月泰国放弃固定汇率开始算吗？": the need's time, written whole, with
+        # words it cannot check: the time, neither yes nor no
+        return Decision(max(said_times, key=len), "confirmation", reply="")
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
@@ -1437,6 +1497,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 _OPEN_KIND_ZH = re.compile(r"(?:(?:特定|某种|某一?类)的?){1,2}(?:(?:动力|能源|燃料|性别|年龄段?|学历|身份|人员|人群|车辆|产品)"
                            r"(?:类型|种类|类别|群体|限定|范围)?|类型|种类|类别|群体|限定)")  # (not "特定的科室要求", "特别的预算范围")
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
+_BORN_ZH = re.compile(r"出生|生日|出世")
+_A_MONTH_ZH = re.compile(r"哪个?月|几月|月份")
+_MONTHS_ZH = re.compile(r"月|季|春|夏|秋|冬|半年|旬")
 _ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
 _WHOLE_LAND_ZH = r"全国|全球|全世界|世界|全省|全市"
 _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"),
@@ -1444,6 +1507,9 @@ _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compi
                   "县": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|[省市]$")}
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
 # an English offer ("Would a chart help?", "Do you want ...?", "Should I ...?")
+# the user as the subject of a verb of their own, not "Do you have a year in mind?" nor "Are you a student?"
+_ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(?:have|had|a|an|the)\b)", re.IGNORECASE)
+_FIRST_PERSON_EN = re.compile(r"\b(?:I|my|me|we|our|us)\b")
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
 # whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
 # value; not a yardstick ("需要按户籍人口统计吗？") nor a request for a kind ("是否需要具体到某个区的数据？")
@@ -1762,6 +1828,12 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return None
     if asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking) and not _ASKS_A_TIME_ZH.search(asking):
         return Decision(UNKNOWN, "typed")  # "您目前是按60%还是100%的档次缴费？", "您现在读大几？": the user's present, no time
+    if asked == "time" and language == "zh" and _BORN_ZH.search(asking) and not _BORN_ZH.search(intent):
+        return Decision(UNKNOWN, "typed")  # "请问孩子是哪年几月出生的？": a birth the need does not date
+    if asked == "time" and language == "zh" and _A_MONTH_ZH.search(asking) and TO_USER.search(asking) \
+            and not _ASKS_MEANT_ZH.search(asking) \
+            and not any(_MONTHS_ZH.search(s) for s in missing):
+        return Decision(UNKNOWN, "typed")  # "您具体是在哪个月份离职的？" of a need dated 2022年: the user's month, which no year says
     if asked == "region" and language == "zh" and _GRADE_ZH.search(asking):
         # "您一般在哪一级医院就诊？" asks a grade, not a place: the need's grade, if it says one ("三级医院")
         thing = re.search(r"级(?:别|的)?([\u4e00-\u9fff]{2})", asking)  # 医院 of 哪一级医院
@@ -1885,6 +1957,23 @@ def _at_level(question: str, places: list[str]) -> Decision:
     level = asked_level(question)
     fitting = [p for p in places if level is None or not of_other_level(p, level)]
     return Decision(fitting[0] if fitting else UNKNOWN, "typed")
+
+
+def _with_rivals_of_other_kinds(rival: str, guesses: list[str], intent: str, missing: list[str]) -> str:
+    """The rival with the need's value of every other kind the question guesses, as the intent writes them
+    together: "1968 invasion of Czechoslovakia" for "Do you mean the 1956 intervention in Hungary?" (a year
+    and a place guessed; the query left out both). The rival alone where the intent writes them apart."""
+    start, end = intent.find(rival), intent.find(rival) + len(rival)
+    for kind in {kind_of(g, "en") for g in guesses} - {kind_of(rival, "en"), None}:
+        # (a place may be one no list names: "Czechoslovakia" is a name to kind_of)
+        of_kind = [s for s in outermost(missing) if s not in rival
+                   and (kind_of(s, "en") == kind or (kind == "region" and kind_of(s, "en") == "name"))]
+        if len(of_kind) != 1 or start < 0:
+            return rival
+        at = intent.find(of_kind[0])
+        start, end = min(start, at), max(end, at + len(of_kind[0]))
+    joined = intent[start:end]
+    return joined if start >= 0 and len(joined.split()) <= 6 and not re.search(r"[,;:?]", joined) else rival
 
 
 def _first_holding(words: list[str], missing: list[str], spans: list[str], language: str,

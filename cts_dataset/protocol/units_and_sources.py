@@ -29,8 +29,17 @@ _ASKS_UNIT = re.compile(
 # A question for the source of a figure: "a particular source", "according to whom"; not "the source of the Nile"
 _ASKS_SOURCE = re.compile(r"\bsources?\b(?!\s+of\b)|\baccording to\b|\b(?:which|what) (?:organi[sz]ation|agency|"
                           r"database|publication|statistics office)\b|\breported by\b", re.IGNORECASE)
+# (a name may be dated, "the 2019 Five Deeps Expedition", and join its words with small ones: "International
+# Commission for the Protection of the Danube River")
 _SOURCE = re.compile(r"\b(?i:according to|as reported by|reported by|as published by|published by|as measured by|"
-                     r"as estimated by|data from)\s+(?:the\s+)?(?P<source>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)")
+                     r"as estimated by|data from)\s+(?:the\s+)?(?:\d{4}\s+)?"
+                     r"(?P<source>[A-Z][\w&.'’-]*(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z][\w&.'’-]*)*)")
+# A yes/no question that guesses where a figure comes from: "Should I use the GAO estimate?", "Should I just go
+# with the figure in the CIA World Factbook?" (not "Should I also include ...": more, not instead)
+_USES_A_SOURCE = re.compile(r"\b(?:use|using|go with|going with|rely on|relying on|base it on|take|cite|according to|"
+                            r"from|figures?|estimates?|data|numbers|statistics|report|measurements?)\b", re.IGNORECASE)
+_MORE_THAN = re.compile(r"\b(?:also|too|as well|both|compare|compared|alongside|besides)\b", re.IGNORECASE)
+_NAME_RUN = re.compile(r"(?<![\w'’])[A-Z][\w&.'’-]*(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z][\w&.'’-]*)*")
 
 
 _CURRENCY_NOUNS = r"dollars?|euros?|yen|yuan|renminbi|rupees?|roubles?|rubles?|pesos?"
@@ -108,3 +117,18 @@ def source_of(intent: str, missing: list[str]) -> str | None:
     source = re.sub(r"['’]s$", "", found.group("source"))
     holding = [s for s in missing if source in s]
     return min(holding, key=len) if holding else source
+
+
+def rival_source(question: str, intent: str, missing: list[str]) -> str | None:
+    """The source the intent names for its figure, where the query left it out and a yes/no question guesses
+    another by name: "FDIC" for "Should I use the GAO estimate?" of a need "according to the FDIC". None where
+    the question names no source the intent lacks, or asks for one more ("Should I also cite the CIA's?")."""
+    found = _SOURCE.search(intent)
+    if not found or not _USES_A_SOURCE.search(question) or _MORE_THAN.search(question):
+        return None
+    source = re.sub(r"['’]s$", "", found.group("source"))
+    holding = [s for s in missing if source in s]
+    first = question.split(maxsplit=1)[0] if question.split() else ""
+    named = [r for r in (re.sub(r"['’]s$", "", r) for r in _NAME_RUN.findall(question[len(first):]))
+             if r.strip(".") and r not in intent and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
+    return min(holding, key=len) if holding and named else None
