@@ -113,3 +113,15 @@ def test_the_needs_month_or_year_still_answers_what_is_meant():
 ])
 def test_a_chinese_choice_or_which_gets_the_needs_span(pair, question, expected):
     assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+BANK = ("What was the GDP per capita of Chile in 2019 according to the World Bank?", "What was the GDP per capita of Chile in 2019?")
+BLUE_WHALE = ("Which land mammal has the longest gestation period?", "Which mammal has the longest gestation period?")
+ADDITIVES = ("依据GB 2760-2014，面包中允许使用的防腐剂有哪些？", "面包中允许使用的防腐剂有哪些？")
+
+
+def test_what_the_rules_must_still_answer_beside_the_new_ones():
+    assert answered(BANK, "Should I use World Bank data?")[0].startswith("Yes")  # "I" is no source's name
+    assert answered(BLUE_WHALE, "Are you limiting this to terrestrial mammals?",
+                    model_says='{"answer": "land"}')[0] != UNKNOWN  # what the search counts, not the user
+    assert answered(ADDITIVES, "是依据GB 2760-2014吧？", "zh", model_says='{"answer": "GB 2760-2014"}')[0] != "2014"

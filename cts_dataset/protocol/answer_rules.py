@@ -431,7 +431,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     period = (bool(_ASKS_A_PERIOD.search(question)) and any(span_type(s, language) == "time" for s in missing)) \
         or (one_kind in TYPED and any(span_type(s, language) == one_kind and (one_level is None or one_level in place_levels(s))
                                       for s in missing))
-    if one_kind in TYPED and is_yes_no(question, language) and not any(span_type(s, language) == one_kind for s in spans) \
+    if one_kind in TYPED and is_yes_no(question, language) \
+            and not any(span_type(s, language) == one_kind or holds(s, particular.group("kind"), language) for s in spans) \
             and not guessed(_EXAMPLES.sub("", question), intent, language):
         # "Do you need the population figure from a specific year?" of a need that names no year: it says none
         return Decision(UNKNOWN, "scope")
@@ -629,9 +630,10 @@ def _headed_zh(question: str, missing: list[str]) -> str | None:
         return heads[0] if len(heads) == 1 else None
     # "在哪个剧院首演的？": the thing named before the verb that follows it; the longest span that ends with it
     # and holds no time of the need's (米兰斯卡拉歌剧院, not 1926年在米兰斯卡拉歌剧院)
-    for head in (after.group(1)[:n] for n in (4, 3, 2)):
+    for head in (after.group(1)[:n] for n in (4, 3, 2) if not found or after.group(1)[:n] != found.group("head")):
         heads = [s for s in missing if s.endswith(head) and s != head and not re.search(r"[，,、；;]", s)
-                 and not any(o in s and span_type(o, "zh") == "time" for o in missing)]
+                 and not any(o in s and span_type(o, "zh") == "time" for o in missing)
+                 and not answer_choices_zh.is_function_char(s[0])]  # 香港联合交易所, not 于香港联合交易所
         if heads:
             return max(heads, key=len)
     return None
@@ -1433,7 +1435,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
             return Decision(min(blocks, key=len), "confirmation", reply="yes")
     said_times = [s for s in missing if language == "zh" and span_type(s, language) == "time" and re.search(r"\d", s)
                   and s in question]
-    if said_times and guesses and not any(kind_of(g, language) == "time" for g in guesses) \
+    said_times = [s for s in said_times if not re.search(rf"[A-Za-z\d-]\s*{re.escape(s)}", question)  # not 2014 of "GB 2760-2014"
+                  and not any(s != o and s in o and o in question for o in missing)]
+    if said_times and any(kind_of(g, language) in ("region", "name", "number") for g in guesses) \
+            and not any(kind_of(g, language) == "time" for g in guesses) \
             and not (ABOUT_THE_USER.search(question) or _PERSON_ZH.search(question) or _WHETHER_ZH.search(question)
                      or re.search(r"只|仅|不", question)):
         # "是1990年意大利世界杯吗？", "从1997年7月泰国放弃固定汇率开始算吗？": the need's time, written whole, with
@@ -1508,7 +1513,10 @@ _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compi
 _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:是|具体)?(?:指的是|是指|指)")  # what the need's own word means
 # an English offer ("Would a chart help?", "Do you want ...?", "Should I ...?")
 # the user as the subject of a verb of their own, not "Do you have a year in mind?" nor "Are you a student?"
-_ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(?:have|had|a|an|the)\b)", re.IGNORECASE)
+# (nor "Are you limiting this to terrestrial mammals?", "Are you including ...?": what the search counts)
+_ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(?:have|had|a|an|the|limiting|restricting|narrowing|"
+                                r"including|counting|considering|excluding|covering|leaving|ranking|measuring|using|only|just)\b)",
+                                re.IGNORECASE)
 _FIRST_PERSON_EN = re.compile(r"\b(?:I|my|me|we|our|us)\b")
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
 # whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
@@ -1967,7 +1975,8 @@ def _with_rivals_of_other_kinds(rival: str, guesses: list[str], intent: str, mis
     for kind in {kind_of(g, "en") for g in guesses} - {kind_of(rival, "en"), None}:
         # (a place may be one no list names: "Czechoslovakia" is a name to kind_of)
         of_kind = [s for s in outermost(missing) if s not in rival
-                   and (kind_of(s, "en") == kind or (kind == "region" and kind_of(s, "en") == "name"))]
+                   and (kind_of(s, "en") == kind or (kind == "region" and kind_of(s, "en") == "name"
+                                                    and re.search(rf"\b(?:in|of|at) {re.escape(s)}", intent)))]
         if len(of_kind) != 1 or start < 0:
             return rival
         at = intent.find(of_kind[0])

@@ -130,5 +130,5 @@ def rival_source(question: str, intent: str, missing: list[str]) -> str | None:
     holding = [s for s in missing if source in s]
     first = question.split(maxsplit=1)[0] if question.split() else ""
     named = [r for r in (re.sub(r"['’]s$", "", r) for r in _NAME_RUN.findall(question[len(first):]))
-             if r.strip(".") and r not in intent and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
+             if len(r.strip(".")) > 1 and r not in intent and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
     return min(holding, key=len) if holding and named else None
