@@ -125,3 +125,14 @@ def test_what_the_rules_must_still_answer_beside_the_new_ones():
     assert answered(BLUE_WHALE, "Are you limiting this to terrestrial mammals?",
                     model_says='{"answer": "land"}')[0] != UNKNOWN  # what the search counts, not the user
     assert answered(ADDITIVES, "是依据GB 2760-2014吧？", "zh", model_says='{"answer": "GB 2760-2014"}')[0] != "2014"
+
+
+TUNNEL = ("How long is the Channel Tunnel's undersea section?", "How long is the Channel Tunnel?")
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "expected"), [
+    (TUNNEL, "The total length, or just the part under the sea?", "en", "undersea"),  # one word in the need
+])
+def test_a_side_is_told_by_the_words_that_stand_against_the_other(pair, question, language, expected):
+    answer = answered(pair, question, language, model_says=UNKNOWN_REPLY)[0]
+    assert expected in answer and answer != UNKNOWN

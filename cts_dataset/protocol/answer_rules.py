@@ -1187,7 +1187,18 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     hits = [w for w in own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
             and (in_its_sense(w, sides, intent) and not elided_by_another(w, offered) if language == "en"
                  else telling_zh(w, offered))]
+    if not hits and language == "en":  # "the part under the sea?" of a need for the undersea section: one word
+        joined = [_compounds(p, intent, query) for p in offered]
+        hits = next(iter(j for j in joined if j), []) if sum(bool(j) for j in joined) == 1 else []
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+def _compounds(side: str, intent: str, query: str) -> list[str]:
+    """Two words of ``side`` that the intent writes as one and the query does not ("under the sea" ->
+    "undersea", "off shore" -> "offshore")."""
+    words = [w for w in re.findall(r"[a-z]+", side.lower()) if w not in ("the", "a", "an")]
+    own = set(tokenize(intent)) - set(tokenize(query))
+    return [a + b for a, b in zip(words, words[1:]) if a + b in own]
 
 
 def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None:
