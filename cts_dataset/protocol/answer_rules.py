@@ -1032,8 +1032,11 @@ def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
     one = next(o for o in ones if o)
     side = next(p for p, o in zip(offered, ones) if o)
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
-        if language == "en" else "time" if re.search(r"某一?[届年次]", side) else "number" if re.search(r"某一?[批轮期]", side) \
-        else classify(side)  # "某个省份的" asks a place; "某一批" an ordinal (第一批)
+        if language == "en" else "time" if re.search(r"某一?[届年次]", side) else classify(side)  # "某个省份的" asks a place
+    unit = re.search(r"某一?([批轮期])", side) if language == "zh" else None
+    of_unit = [s for s in missing if unit and s.endswith(unit.group(1))]
+    if len(of_unit) == 1:  # "某一批" of a need for 第一批 or 首批: the batch it names, beside its time (1956年)
+        return of_unit[0]
     if asked not in TYPED:  # "Overall, or in a specific sport?": the one thing of no kind the need left out
         untyped = [s for s in outermost(missing) if span_type(s, language) not in TYPED]
         return untyped[0] if len(untyped) == 1 else None  # (beside a time: "某一批" of 1956年第一批)
