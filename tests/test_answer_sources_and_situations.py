@@ -136,3 +136,29 @@ TUNNEL = ("How long is the Channel Tunnel's undersea section?", "How long is the
 def test_a_side_is_told_by_the_words_that_stand_against_the_other(pair, question, language, expected):
     answer = answered(pair, question, language, model_says=UNKNOWN_REPLY)[0]
     assert expected in answer and answer != UNKNOWN
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "model_picks", "not_expected"), [
+    (("Japan's GDP in 2020 according to the IMF", "Japan's GDP in 2020"), "Should I give the figures in US dollars?", "en", "IMF", "No, IMF"),
+    (("Smartphone shipments in China in 2023 according to IDC", "Smartphone shipments in China in 2023"),
+     "Do you want data for Android phones only?", "en", "unknown", "No, IDC"),  # a product, no body
+    (("Median household income in 2021 according to the Census Bureau for Travis County, Texas",
+      "Median household income in 2021 for Travis County, Texas"), "Which source should the figure come from?", "en", "unknown",
+     "Census Bureau for Travis County"),  # the name the run joined over "for" is no span
+    (("Cheapest direct flights from London to New York in December", "Cheapest flights from London to New York in December"),
+     "Do you prefer flights without layovers?", "en", "direct", UNKNOWN),  # what the search counts
+    (("Population of the Tokyo metropolitan area in 2020", "Population of Tokyo in 2020"),
+     "Do you require the wider region around the city?", "en", "metropolitan area", UNKNOWN),
+    (("制造业企业2023年研发费用加计扣除比例", "2023年研发费用加计扣除比例"), "贵公司属于什么行业？", "zh", "制造业企业", UNKNOWN),
+    (("从上海虹桥机场飞往北京大兴国际机场的航班", "从上海飞往北京的航班"), "您从哪个机场出发？", "zh", "上海虹桥机场", "大兴国际机场"),
+    (("2023年全国新生儿数量", "全国新生儿数量"), "您想了解哪一年的出生人口？", "zh", "2023年", UNKNOWN),  # no one's birth
+    (("暑假期间故宫博物院门票预约", "故宫博物院门票预约"), "您想预约哪个月的门票？", "zh", "暑假期间", UNKNOWN),  # a part of a year
+    (("2008年北京奥运会中国金牌数", "奥运会中国金牌数"), "是2008年伦敦奥运会吗？", "zh", "北京", "2008年"),  # the place is wrong
+])
+def test_what_the_review_found_the_first_freeze_answered_wrongly(pair, question, language, model_picks, not_expected):
+    assert answered(pair, question, language, model_says=f'{{"answer": "{model_picks}"}}')[0] != not_expected
+
+
+def test_one_round_or_all_gets_the_needs_round():
+    assert answered(("第四轮学科评估中计算机科学A+高校", "学科评估中计算机科学A+高校"), "是历次评估的总体情况，还是某一轮的？", "zh",
+                    model_says=UNKNOWN_REPLY)[0] == "第四轮"

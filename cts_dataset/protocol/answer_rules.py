@@ -589,15 +589,19 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
         return Decision(listed, "listed", reply="")  # (it echoes the list, as a choice does)
     typed = _typed(question, missing, spans, language, intent, query)
-    if typed is None and language == "zh" and _USERS_OWN_VALUE_ZH.search(question):
-        return Decision(UNKNOWN, "typed")  # "请问您的月收入是？": the user's own, which no span of the need's kind gives
+    if typed is None and language == "zh" and (_USERS_OWN_VALUE_ZH.search(question) or (
+            _YOUR_FIRM_ZH.search(question) and not any(re.search(r"(?:企业|行业|公司|[^专]业)$", s) for s in missing))):
+        # "请问您的月收入是？": the user's own, which no span of the need's kind gives; "贵公司属于哪个行业？" of a
+        # need that names no kind of firm (制造业企业 would answer it)
+        return Decision(UNKNOWN, "typed")
     one = _which_one_zh(question, missing) if typed is None and language == "zh" else None
     if one:  # "华为有多款折叠屏手机，请问您指的是哪一款？" of a need for the Mate X5: the one the query left out
         return Decision(one, "meant", reply="")
     return typed or _which_is_meant(question, intent, query, missing)
 
 
-_USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]|贵(?:公司|单位|司|企业|校)")  # "贵公司属于哪个行业？"
+_YOUR_FIRM_ZH = re.compile(r"贵(?:公司|单位|司|企业)")
+_USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
 # "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？", "您想了解哪一类？": which one of the query's thing
 # (not "是哪种茶？", which names the thing: the span that ends with it)
 _WHICH_ONE_OF_ZH = re.compile(r"哪(?:一?(?P<unit>[款次届期套项])[\u4e00-\u9fff]{0,6}?|一?[类种]|个(?:版本|型号)[\u4e00-\u9fff]{0,6}?|一个)(?:呢)?[？?]\s*$")
@@ -631,11 +635,11 @@ def _headed_zh(question: str, missing: list[str]) -> str | None:
     # "在哪个剧院首演的？": the thing named before the verb that follows it; the longest span that ends with it
     # and holds no time of the need's (米兰斯卡拉歌剧院, not 1926年在米兰斯卡拉歌剧院)
     for head in (after.group(1)[:n] for n in (4, 3, 2) if not found or after.group(1)[:n] != found.group("head")):
-        heads = [s for s in missing if s.endswith(head) and s != head and not re.search(r"[，,、；;]", s)
-                 and not any(o in s and span_type(o, "zh") == "time" for o in missing)
-                 and not answer_choices_zh.is_function_char(s[0])]  # 香港联合交易所, not 于香港联合交易所
-        if heads:
-            return max(heads, key=len)
+        heads = outermost([s for s in missing if s.endswith(head) and s != head and not re.search(r"[，,、；;]", s)
+                           and not any(o in s and span_type(o, "zh") == "time" for o in missing)
+                           and s[0] not in "于在从对向把被由自"])  # 香港联合交易所, not 于香港联合交易所
+        if heads:  # one thing of the kind named (not two airports, where it may be either end)
+            return heads[0] if len(heads) == 1 else None
     return None
 
 
@@ -1014,7 +1018,7 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 # ("the part that lies in one country", "with some condition": one of a kind too; not "one of them", "some of them",
 # "some highlights"; read also by the rules for questions of method and for sides held)
 _ONE_SIDE = re.compile(r"\b(?:(?:a|one|some)\s+(?:specific|particular|certain|single|given)|(?<=\bin |\bby |\bto )one"
-                       r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批]|特定)(?P<kind_zh>)",
+                       r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批轮期]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
 _ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
                        re.IGNORECASE)
@@ -1451,8 +1455,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                   and s in question]
     said_times = [s for s in said_times if not re.search(rf"[A-Za-z\d-]\s*{re.escape(s)}", question)  # not 2014 of "GB 2760-2014"
                   and not any(s != o and s in o and o in question for o in missing)]
-    if said_times and any(kind_of(g, language) in ("region", "name", "number") for g in guesses) \
-            and not any(kind_of(g, language) == "time" for g in guesses) \
+    guessed_kinds = {kind_of(g, language) for g in guesses}
+    if said_times and guessed_kinds & {"region", "name", "number"} and "time" not in guessed_kinds \
+            and not any(s not in said_times and kind_of(s, language) in guessed_kinds for s in missing) \
             and not (ABOUT_THE_USER.search(question) or _PERSON_ZH.search(question) or _WHETHER_ZH.search(question)
                      or re.search(r"只|仅|不", question)):
         # "是1990年意大利世界杯吗？", "从1997年7月泰国放弃固定汇率开始算吗？": the need's time, written whole, with
@@ -1516,9 +1521,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 _OPEN_KIND_ZH = re.compile(r"(?:(?:特定|某种|某一?类)的?){1,2}(?:(?:动力|能源|燃料|性别|年龄段?|学历|身份|人员|人群|车辆|产品)"
                            r"(?:类型|种类|类别|群体|限定|范围)?|类型|种类|类别|群体|限定)")  # (not "特定的科室要求", "特别的预算范围")
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
-_BORN_ZH = re.compile(r"出生|生日|出世")
+_BORN_ZH = re.compile(r"出生(?!人口|率|数|量|缺陷|证)|生日|出世")  # a birth, not 出生人口 or 出生率
+_PART_OF_A_YEAR_ZH = re.compile(r"月|季|春|夏|秋|冬|半年|旬|假|节|期间|黄金周|双十一|双11|618|元旦|寒|暑|日|号")
+_SOMEONES_ZH = re.compile(r"[您你]|孩子|宝宝|小孩|子女|本人|家人|老人")
 _A_MONTH_ZH = re.compile(r"哪个?月|几月|月份")
-_MONTHS_ZH = re.compile(r"月|季|春|夏|秋|冬|半年|旬")
 _ASKS_A_TIME_ZH = re.compile(r"哪一?年|哪个月|什么时候|何时|几月|几号|时间|日期|年份")
 _WHOLE_LAND_ZH = r"全国|全球|全世界|世界|全省|全市"
 _WIDER_THAN_ZH = {"省": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$"), "市": re.compile(rf"^(?:{_WHOLE_LAND_ZH})$|省$"),
@@ -1529,8 +1535,9 @@ _QUOTED_MEANS_ZH = re.compile(r"[“\"「‘]([^”\"」’]+)[”\"」’](?:�
 # the user as the subject of a verb of their own, not "Do you have a year in mind?" nor "Are you a student?"
 # (nor "Are you limiting this to terrestrial mammals?", "Are you including ...?": what the search counts)
 _ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(?:have|had|a|an|the|limiting|restricting|narrowing|"
-                                r"including|counting|considering|excluding|covering|leaving|ranking|measuring|using|only|just)\b)",
-                                re.IGNORECASE)
+                                r"including|counting|considering|excluding|covering|leaving|ranking|measuring|using|only|just|"
+                                r"prefer|require|include|consider|count|treat|accept|allow|care|mind|expect|wish|like|exclude|"
+                                r"rank|measure|use)\b)", re.IGNORECASE)  # ("Do you prefer flights without layovers?" asks the search)
 _FIRST_PERSON_EN = re.compile(r"\b(?:I|my|me|we|our|us)\b")
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
 # whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
@@ -1850,11 +1857,13 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         return None
     if asked == "time" and language == "zh" and _USERS_NOW_ZH.search(asking) and not _ASKS_A_TIME_ZH.search(asking):
         return Decision(UNKNOWN, "typed")  # "您目前是按60%还是100%的档次缴费？", "您现在读大几？": the user's present, no time
-    if asked == "time" and language == "zh" and _BORN_ZH.search(asking) and not _BORN_ZH.search(intent):
+    if asked == "time" and language == "zh" and _BORN_ZH.search(asking) and _SOMEONES_ZH.search(asking) \
+            and not _BORN_ZH.search(intent):
         return Decision(UNKNOWN, "typed")  # "请问孩子是哪年几月出生的？": a birth the need does not date
     if asked == "time" and language == "zh" and _A_MONTH_ZH.search(asking) and TO_USER.search(asking) \
             and not _ASKS_MEANT_ZH.search(asking) \
-            and not any(_MONTHS_ZH.search(s) for s in missing):
+            and not any(_PART_OF_A_YEAR_ZH.search(s) for s in missing if span_type(s, language) == "time"):
+        # (not 暑假期间, 双十一期间: a part of a year may answer it)
         return Decision(UNKNOWN, "typed")  # "您具体是在哪个月份离职的？" of a need dated 2022年: the user's month, which no year says
     if asked == "region" and language == "zh" and _GRADE_ZH.search(asking):
         # "您一般在哪一级医院就诊？" asks a grade, not a place: the need's grade, if it says one ("三级医院")

@@ -36,8 +36,12 @@ _SOURCE = re.compile(r"\b(?i:according to|as reported by|reported by|as publishe
                      r"(?P<source>[A-Z][\w&.'’-]*(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z][\w&.'’-]*)*)")
 # A yes/no question that guesses where a figure comes from: "Should I use the GAO estimate?", "Should I just go
 # with the figure in the CIA World Factbook?" (not "Should I also include ...": more, not instead)
-_USES_A_SOURCE = re.compile(r"\b(?:use|using|go with|going with|rely on|relying on|base it on|take|cite|according to|"
+_USES_A_SOURCE = re.compile(r"\b(?:use|using|go with|going with|rely on|relying on|base it on|cite|according to|"
                             r"from|figures?|estimates?|data|numbers|statistics|report|measurements?)\b", re.IGNORECASE)
+# What names a body or a publication: an acronym ("GAO", "CIA"), or a word of one ("Bureau", "Factbook")
+_BODY = re.compile(r"^[A-Z]{2,6}$|\b(?:Agency|Bureau|Office|Bank|Fund|Institute|Commission|Survey|Ministry|Department|"
+                   r"Administration|Council|Association|Organi[sz]ation|Foundation|Factbook|Census|Inventory|Assessment|"
+                   r"Expedition|Service|Authority|Board|Centre|Center|Society|Union|Forum|Corporation|Registry|Database)\b")
 _MORE_THAN = re.compile(r"\b(?:also|too|as well|both|compare|compared|alongside|besides)\b", re.IGNORECASE)
 _NAME_RUN = re.compile(r"(?<![\w'’])[A-Z][\w&.'’-]*(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z][\w&.'’-]*)*")
 
@@ -111,24 +115,39 @@ def unit_of(question: str, intent: str, missing: list[str]) -> str | None:
 def source_of(intent: str, missing: list[str]) -> str | None:
     """The source the intent names for its figure ("INDEC" of "as reported by INDEC", "World Bank" of
     "according to the World Bank's")."""
+    source = _named_source(intent, missing)
+    if not source:
+        return None
+    holding = [s for s in missing if source in s]
+    return min(holding, key=len) if holding else source
+
+
+def _named_source(intent: str, missing: list[str]) -> str | None:
+    """The source's name as a span the query left out holds it: "International Commission for the Protection of
+    the Danube River" whole, "Census Bureau" of "according to the Census Bureau for Travis County" (the run
+    joined over "for" names more than the source), else the name up to its first joining word."""
     found = _SOURCE.search(intent)
     if not found:
         return None
     source = re.sub(r"['’]s$", "", found.group("source"))
-    holding = [s for s in missing if source in s]
-    return min(holding, key=len) if holding else source
+    cuts = [source[:m.start()] for m in reversed(list(re.finditer(r"\s+(?:of|for|the|and|on)\s+", source)))]
+    return next((c for c in [source, *cuts] if any(c in s for s in missing)), cuts[-1] if cuts else source)
 
 
 def rival_source(question: str, intent: str, missing: list[str]) -> str | None:
     """The source the intent names for its figure, where the query left it out and a yes/no question guesses
     another by name: "FDIC" for "Should I use the GAO estimate?" of a need "according to the FDIC". None where
     the question names no source the intent lacks, or asks for one more ("Should I also cite the CIA's?")."""
-    found = _SOURCE.search(intent)
-    if not found or not _USES_A_SOURCE.search(question) or _MORE_THAN.search(question):
+    source = _named_source(intent, missing)
+    if not source or not _USES_A_SOURCE.search(question) or _MORE_THAN.search(question):
         return None
-    source = re.sub(r"['’]s$", "", found.group("source"))
     holding = [s for s in missing if source in s]
     first = question.split(maxsplit=1)[0] if question.split() else ""
+    # a body or a publication of its own (not "Android phones", "Lagos in Portugal", "US dollars", "June")
     named = [r for r in (re.sub(r"['’]s$", "", r) for r in _NAME_RUN.findall(question[len(first):]))
-             if len(r.strip(".")) > 1 and r not in intent and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
+             if _BODY.search(r) and r not in intent and r not in _NOT_BODIES
+             and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
     return min(holding, key=len) if holding and named else None
+
+
+_NOT_BODIES = frozenset(["US", "UK", "EU", "USA", "UAE", "USD", "GBP", "EUR", "PPP", "GDP", "GNI", "CPI"])
