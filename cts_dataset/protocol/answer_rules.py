@@ -57,6 +57,7 @@ from cts_dataset.protocol.answer_guesses import (
     asked_level,
     capitalised_runs,
     guesses_the_answer,
+    initials,
     in_its_place,
     is_ordinal,
     levels_as_written,
@@ -159,6 +160,7 @@ from cts_dataset.protocol.span_types import (
     is_common_word,
     is_time_clause,
     is_zh_place,
+    names_a_place,
     names_country_otherwise,
     span_kinds,
     span_type,
@@ -417,7 +419,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if source:  # "Should I use the GAO estimate?" of a need according to the FDIC: no, and which
         return Decision(source, "method", reply="no")
     given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
-    if given and asks_method(question, intent, query):  # "Should the figure be given in euros?" of a need in euros: yes
+    if given and (asks_method(question, intent, query) or _ACCEPTS.search(question)):
+        # "Should the figure be given in euros?" of a need in euros: yes; "Is pounds okay?" of one in kilograms: no
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
     stated = _ranked_by(intent, missing) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
     if stated and not holds(question, stated, language):
@@ -505,6 +508,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         span = _either_or(question, intent, query, missing, spans, language)
         if span:
             return Decision(_a_word_zh(span, question, missing, intent, query) if language == "zh" else span, "either_or")
+        sides = alternatives(question, language)
+        if language == "en" and len(sides) > 1 and any(span_type(s, language) in ("time", "number") and all(
+                re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", p) for p in sides) for s in missing):
+            # "By 2004, do you mean the ceremony held in 2004 or albums released in 2004?": the need's year is on
+            # every side, and nothing else of the need's tells them apart
+            return Decision(UNKNOWN, "either_or")
         held = held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
@@ -512,7 +521,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         then = _now_or_then(question, intent, missing, language)
         if then:  # "古代开封的人口，还是现在的？" for 北宋末年: the need's time
             return Decision(then, "either_or")
-        one = _one_or_all(question, missing, language)
+        one = _one_or_all(question, missing, language, intent)
         if one:  # "A specific edition, or the all-time top scorer?" of a need for the 2002 World Cup
             return Decision(one, "either_or")
         typed = _typed(question, missing, spans, language, intent, query)  # "Which year or period?" asks for a kind
@@ -1020,11 +1029,11 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 _ONE_SIDE = re.compile(r"\b(?:(?:a|one|some)\s+(?:specific|particular|certain|single|given)|(?<=\bin |\bby |\bto )one"
                        r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批轮期]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
+_ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|globally|worldwide|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
                        re.IGNORECASE)
 
 
-def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
+def _one_or_all(question: str, missing: list[str], language: str, intent: str = "") -> str | None:
     """A choice of one thing of a kind and all of them: the one the need left out, of the kind asked ("A
     specific edition, or the all-time top scorer across all World Cups?" -> 2002)."""
     if ABOUT_THE_USER.search(question):  # "Do you hold citizenship of one particular country, or of any?"
@@ -1035,6 +1044,11 @@ def _one_or_all(question: str, missing: list[str], language: str) -> str | None:
         return None
     one = next(o for o in ones if o)
     side = next(p for p, o in zip(offered, ones) if o)
+    whole = next(p for p, o in zip(offered, ones) if not o)
+    world = re.search(r"\b(?:worldwide|globally|global|in the world|across the world|around the world)\b", intent, re.IGNORECASE) \
+        if language == "en" and _says_the_world(whole, language) else None
+    if world:  # "Globally, or in one particular country?" of a need for deaths worldwide: the whole world
+        return world.group()
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
         if language == "en" else "time" if re.search(r"某一?[届年次]", side) else classify(side)  # "某个省份的" asks a place
     unit = re.search(r"某一?([批轮期])", side) if language == "zh" else None
@@ -1197,6 +1211,11 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     if not hits and language == "en":  # "the part under the sea?" of a need for the undersea section: one word
         joined = [_compounds(p, intent, query) for p in offered]
         hits = next(iter(j for j in joined if j), []) if sum(bool(j) for j in joined) == 1 else []
+    if not hits and language == "en":  # "AL or NL?" of a need for the American League: the name a side abbreviates
+        named = unique([" ".join(w[i:j]) for p in offered if (short := p.strip(EDGE + " ?")) and re.fullmatch(r"[A-Z]{2,6}", short)
+                        for s in outermost(missing) for w in [s.split()] for i in range(len(w)) for j in range(i + 2, len(w) + 1)
+                        if w[i][:1].isupper() and w[j - 1][:1].isupper() and initials(" ".join(w[i:j])) == short])
+        return named[0] if len(named) == 1 else None
     return _first_holding(hits, missing, spans, language) if hits else None
 
 
@@ -1302,10 +1321,20 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     owner = _other_owner(question, intent, query) if language == "en" and query else None
     if owner:  # "Do you mean Jupiter's moons?" of a query for the moons of Saturn
         return Decision(owner, "confirmation", reply="no")
+    written = [s for s in missing if language == "en" and len(capitalised_runs(s, skip_first=False)) == 1
+               and len(s.split()) >= 3 and s[:1].isupper() and re.search(rf"\b{re.escape(s)}\b", question)]
+    if written and not any(kind_of(g, language) == kind_of(s, language) for g in guessed(question, intent, language)
+                           for s in missing if s not in written[0]):
+        # "Do you mean AD 69, the Year of the Four Emperors?": the need's name, written whole; the rest describes it
+        return Decision(max(written, key=len), "confirmation", reply="yes")
     words = content_words(question, language)
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
+    opening = re.match(r"\s*([A-Z][\w'’-]*)\b(?!\s+(?:you|it|this|that|there|I|we|they)\b)", question) if language == "en" else None
+    opened = [opening.group(1)] if opening and not guesses and names_a_place(opening.group(1)) \
+        and not holds(intent, opening.group(1), language) else []
+    guesses = guesses or opened  # "British Vogue?": a place that opens the question is a guess too
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
@@ -1398,7 +1427,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         return Decision(UNKNOWN, "confirmation")  # "需要区分夏季和冬季吗？": a breakdown offered, no value guessed
     if guesses and not new:
         # a name of several words is one guess: "United States" is a place though "States" is a name
-        named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)]
+        named = [r for r in capitalised_runs(question) if language == "en" and any(g in r.split() for g in guesses)] + opened
         kinds = {kind_of(g, language) for g in [*guesses, *named] if language == "en" or a_value_zh(g, question)} - {None}
         same = [s for s in missing if kind_of(s, language) in kinds]
         if language == "en" and query:  # "New Zealand", not the block "Prime Minister of New Zealand" the query half says
@@ -1539,6 +1568,7 @@ _ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(
                                 r"prefer|require|include|consider|count|treat|accept|allow|care|mind|expect|wish|like|exclude|"
                                 r"rank|measure|use)\b)", re.IGNORECASE)  # ("Do you prefer flights without layovers?" asks the search)
 _FIRST_PERSON_EN = re.compile(r"\b(?:I|my|me|we|our|us)\b")
+_ACCEPTS = re.compile(r"\b(?:okay|ok|fine|work|acceptable|alright|all right)\b(?:\s+for you)?\s*\?*\s*$", re.IGNORECASE)
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
 # whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
 # value; not a yardstick ("需要按户籍人口统计吗？") nor a request for a kind ("是否需要具体到某个区的数据？")
@@ -1737,8 +1767,12 @@ def _untyped_left_out(missing: list[str], query: str) -> list[str]:
 def _whole_name(span: str, missing: list[str]) -> str:
     """The longest span the query left out that is ``span`` with more of its name: "433 Eros" for "Eros"
     (not "433 Eros in days")."""
-    whole = [s for s in missing if span in s and all(w[:1].isupper() or w[:1].isdigit() for w in s.replace(span, " ").split())]
+    whole = [s for s in missing if span in s and all(w[:1].isupper() or w[:1].isdigit() or w in _NAME_JOINERS
+                                                     for w in s.replace(span, " ").split())]  # "Year of the Four Emperors"
     return max(whole, key=len, default=span)
+
+
+_NAME_JOINERS = frozenset(["of", "the", "and", "de", "la", "von", "van", "du", "del", "da"])
 
 
 def _variant_of(question: str, missing: list[str], language: str) -> str | None:
@@ -1756,7 +1790,11 @@ def _variant_of(question: str, missing: list[str], language: str) -> str | None:
 
 def _kinds_only(offered: list[str]) -> bool:
     """Alternatives that name kinds of value, no value ("a specific continent", "region"; "year or decade")."""
-    return all(content_words(p, "en") and set(content_words(p, "en")) <= _KIND_NOUNS for p in offered)
+    return all(content_words(p, "en") and set(content_words(p, "en")) - _ONLY_ASK <= _KIND_NOUNS for p in offered)
+
+
+# words around kinds offered that only ask ("Is there a particular continent or country you're focusing on?")
+_ONLY_ASK = frozenset(tokenize("particular specific certain given single focusing focused focus interested mind looking"))
 
 
 def _offers_kind(question: str, kind: str | None) -> bool:

@@ -27,7 +27,7 @@ _ASKS_UNIT = re.compile(
     rf"|\bmetric or imperial\b|(?<![\d\s])\s*\b(?:{_MEASURES}|{_CURRENCIES})\b[^?]*\bor\b[^?]*(?<![\d\s])\s*\b(?:{_MEASURES}|{_CURRENCIES})\b",
     re.IGNORECASE)
 # A question for the source of a figure: "a particular source", "according to whom"; not "the source of the Nile"
-_ASKS_SOURCE = re.compile(r"\bsources?\b(?!\s+of\b)|\baccording to\b|\b(?:which|what) (?:organi[sz]ation|agency|"
+_ASKS_SOURCE = re.compile(r"\bsources?\b(?!\s+of\b)|\baccording to\b|\bwhose (?:estimates?|figures?|data|numbers|count|tally)\b|\b(?:which|what) (?:organi[sz]ation|agency|"
                           r"database|publication|statistics office)\b|\breported by\b", re.IGNORECASE)
 # (a name may be dated, "the 2019 Five Deeps Expedition", and join its words with small ones: "International
 # Commission for the Protection of the Danube River")
@@ -118,7 +118,8 @@ def source_of(intent: str, missing: list[str]) -> str | None:
     source = _named_source(intent, missing)
     if not source:
         return None
-    holding = [s for s in missing if source in s]
+    phrase = intent[_SOURCE.search(intent).start():intent.index(source) + len(source)]  # "according to the WHO"
+    holding = [s for s in missing if source in s and s in phrase]  # not "worldwide according to the WHO"
     return min(holding, key=len) if holding else source
 
 
