@@ -1333,7 +1333,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
     opening = re.match(r"\s*([A-Z][\w'’-]*)\b(?!\s+(?:you|it|this|that|there|I|we|they)\b)", question) if language == "en" else None
     opened = [opening.group(1)] if opening and not guesses and names_a_place(opening.group(1)) \
-        and not holds(intent, opening.group(1), language) else []
+        and not _says_the_world(opening.group(1), language) and not holds(intent, opening.group(1), language) else []
     guesses = guesses or opened  # "British Vogue?": a place that opens the question is a guess too
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
