@@ -293,7 +293,8 @@ _BROKEN_DOWN_ZH = re.compile(r"各|每|分别|逐")
 # "是否包括复读生？" of a need that says 含复读生)
 _INCLUDE_ZH = re.compile(r"(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)")
 _INCLUDES_ZH = re.compile(r"含|包括|包含|除")
-_ASKS_INCLUDED_ZH = re.compile(r"(?:包括|包含|含|算上|算进)(?P<what>[^吗？?，,。]{1,12})")
+_ASKS_INCLUDED_ZH = re.compile(r"把(?P<what>[^吗？?，,。]{1,16}?)也?(?:一起)?(?:算进去|算上|算在内|算进来|计入|包括进来|包含进来)"
+                               r"|(?:包括|包含|含|算上|算进)(?P<what2>[^吗？?，,。]{1,12})")  # "要不要把他当太上皇的那几年也算进去？"
 _INCLUSION_ZH = re.compile(r"(?P<no>不)?(?:包括|包含|含)(?P<what>.+)")
 
 
@@ -305,8 +306,8 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
     for span in missing if asked else ():
         said = _INCLUSION_ZH.fullmatch(span)
         what = said.group("what") if said else ""
-        if what and (what in asked.group("what") if len(what) == 1
-                     else any(what[k:k + 2] in asked.group("what") for k in range(len(what) - 1))):
+        named = asked.group("what") or asked.group("what2")
+        if what and (what in named if len(what) == 1 else any(what[k:k + 2] in named for k in range(len(what) - 1))):
             return span, "no" if said.group("no") else "yes"
     return None
 
@@ -490,6 +491,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     owner = _owner_in_query(question, intent, query, missing) if language == "en" and query else None
     if owner:  # "Which country's GDP?" of a query for "the GDP of Brazil"
         return Decision(owner, "in_query")
+    if is_either_or(question, language) and language == "zh" and _HOLDS_ZH.search(question) \
+            and not any(_PERSON_ZH.search(s) for s in missing):
+        return Decision(UNKNOWN, "either_or")  # "您有北京户口吗？还是常住人口？": what the user holds, which the need does not say
     if is_either_or(question, language):
         against_any = side_before_another(question, intent, query, language)
         if against_any:  # "the Golden Lion or another prize?" of a query for the Golden Lion: the query's own
@@ -594,6 +598,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     headed = _headed_zh(question, missing) if language == "zh" else None
     if headed:  # "请问您乘坐的是哪类航线？" of a need for 国内航线: the span of the thing it names
         return Decision(headed, "typed", reply="")
+    district = re.search(r"哪(?:个|一个|一)?(?:区|县)(?![域间])", question) if language == "zh" else None
+    if district and not any(re.search(r"[区县旗]$", s) or re.search(r"[区县]", s) and is_zh_place(s) for s in spans):
+        return Decision(UNKNOWN, "typed")  # "您关注的是哪个区的公租房项目？" of a need for 武汉市: it names no district
     listed = _listed_before_zh(question, intent, missing) if language == "zh" else _listed_before_en(question, missing)
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
         return Decision(listed, "listed", reply="")  # (it echoes the list, as a choice does)
@@ -609,6 +616,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return typed or _which_is_meant(question, intent, query, missing)
 
 
+_HOLDS_ZH = re.compile(r"[您你](?:本人)?(?:有|是否有|有没有|持有)[^，。？?]{0,8}(?:户口|户籍|证|卡|资格|社保|医保|房|车)")
 _YOUR_FIRM_ZH = re.compile(r"贵(?:公司|单位|司|企业)")
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
 # "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？", "您想了解哪一类？": which one of the query's thing
@@ -1027,9 +1035,9 @@ _BOUNDS_OR_PLANS = re.compile(r"\b(?:limits|boundar(?:y|ies)|borders|area|territ
 # ("the part that lies in one country", "with some condition": one of a kind too; not "one of them", "some of them",
 # "some highlights"; read also by the rules for questions of method and for sides held)
 _ONE_SIDE = re.compile(r"\b(?:(?:a|one|some)\s+(?:specific|particular|certain|single|given)|(?<=\bin |\bby |\bto )one"
-                       r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批轮期]|特定)(?P<kind_zh>)",
+                       r"|some(?=\s+[\w-]*[^\Ws]\b)(?!\s+of\b))\s+(?P<kind>[\w-]+)|(?:某一?[个年届次款条套项批轮期段]|特定)(?P<kind_zh>)",
                        re.IGNORECASE)
-_ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|globally|worldwide|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国",
+_ALL_SIDE = re.compile(r"\b(?:all-time|ever|overall|across all|in general|any|all|every|in total|combined|long-term|globally|worldwide|(?:the|his|her|its|their) (?:whole|entire|full))\b|所有|历年|历届|全部|总体|整体|累计|总数|全国|全境|整条|整个|全程|全线|全段|全域",
                        re.IGNORECASE)
 
 
@@ -1051,7 +1059,7 @@ def _one_or_all(question: str, missing: list[str], language: str, intent: str = 
         return world.group()
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
         if language == "en" else "time" if re.search(r"某一?[届年次]", side) else classify(side)  # "某个省份的" asks a place
-    unit = re.search(r"某一?([批轮期])", side) if language == "zh" else None
+    unit = re.search(r"某一?([批轮期段])", side) if language == "zh" else None
     of_unit = [s for s in missing if unit and s.endswith(unit.group(1))]
     if len(of_unit) == 1:  # "某一批" of a need for 第一批 or 首批: the batch it names, beside its time (1956年)
         return of_unit[0]
@@ -1357,6 +1365,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
+    if rival and language == "zh" and re.search(r"[您你](?:本人|自己)", question):
+        return Decision(UNKNOWN, "confirmation")  # "您本人是今年的考生吗？": who the user is, not the need's year
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(whole_zh(rival, missing, question) if language == "zh" else _with_rivals_of_other_kinds(
             rival, guesses, intent, missing), "confirmation", reply="no")
@@ -1492,6 +1502,12 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
         # "是1990年意大利世界杯吗？", "从1997年7月泰国放弃固定汇率开始算吗？": the need's time, written whole, with
         # words it cannot check: the time, neither yes nor no
         return Decision(max(said_times, key=len), "confirmation", reply="")
+    said_whole = [s for s in missing if language == "zh" and len(s) >= 2 and s in question and span_type(s, language) != "time"
+                  and not any(s != o and s in o and o in question for o in missing)]
+    if said_whole and guessed_kinds == {"time"} and not any(span_type(s, language) == "time" for s in missing) \
+            and not (ABOUT_THE_USER.search(question) or _WHETHER_ZH.search(question) or re.search(r"只|仅|不", question)):
+        # "是1923年的初版吗？" of a need for 初版 that dates nothing: the need's span, the year it cannot check
+        return Decision(max(said_whole, key=len), "confirmation", reply="")
     if guesses and new and language == "zh" and not any(kind_of(g, language) for g in guesses):
         # Chinese guesses are loose (any word the need lacks: "那一届", "码头"): the span the question names
         # is phrased by answer_of, which says unknown to a guess about it ("从...码头出发吗？"). The part it
@@ -1550,6 +1566,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
 _OPEN_KIND_ZH = re.compile(r"(?:(?:特定|某种|某一?类)的?){1,2}(?:(?:动力|能源|燃料|性别|年龄段?|学历|身份|人员|人群|车辆|产品)"
                            r"(?:类型|种类|类别|群体|限定|范围)?|类型|种类|类别|群体|限定)")  # (not "特定的科室要求", "特别的预算范围")
 _USERS_NOW_ZH = re.compile(r"[您你](?:目前|现在|当前)")
+_GENERIC_EVENTS_ZH = frozenset(["比赛", "赛事", "活动", "大会", "会议"])
 _BORN_ZH = re.compile(r"出生(?!人口|率|数|量|缺陷|证)|生日|出世")  # a birth, not 出生人口 or 出生率
 _PART_OF_A_YEAR_ZH = re.compile(r"月|季|春|夏|秋|冬|半年|旬|假|节|期间|黄金周|双十一|双11|618|元旦|寒|暑|日|号")
 _SOMEONES_ZH = re.compile(r"[您你]|孩子|宝宝|小孩|子女|本人|家人|老人")
@@ -1957,6 +1974,10 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if edition:  # "请问是哪一届奥运会？" of a need for the 里约奥运会 or the 2024年巴黎奥运会: the edition by its whole name
         thing = edition.group("thing")
         named = [s for s in missing if s + thing[:2] in intent]
+        if not named and thing[:2] in _GENERIC_EVENTS_ZH:  # "是哪一届比赛？" of 2008年北京奥运会: the event the need names
+            events = [s for s in missing if re.search(r"\d", s) and re.search(r"(?:会|赛|节|展|杯)$", s)]
+            if events:
+                return Decision(max(events, key=len), "typed")
         if named:
             span = max(named, key=len)
             return Decision(span + thing if span + thing in intent else span, "typed")
