@@ -88,3 +88,25 @@ def test_a_district_the_need_names_is_still_the_models_to_choose():
 ])
 def test_a_chinese_question_gets_the_needs_span(pair, question, expected):
     assert answered(pair, question, "zh", model_says=UNKNOWN_REPLY)[0] == expected
+
+
+@pytest.mark.parametrize(("pair", "question", "language", "model_picks", "not_expected"), [
+    (("GDP of Portugal in 2021 in euros", "GDP of Portugal"), "Would 2019 figures in euros be okay?", "en", "unknown", "Yes, in euros"),
+    (("Global average surface temperature in 2016", "Global average surface temperature"),
+     "Do you mean a specific year, or the long-term global average?", "en", "2016", "Global"),  # one year, not a place
+    (("Number of visitors to the Museum of Modern Art in 2019", "Number of visitors to the modern art museum in 2019"),
+     "Do you mean the San Francisco Museum of Modern Art?", "en", "unknown", "Yes, Museum of Modern Art"),  # within a longer name
+    (("Per capita consumption of chicken in the United States in 2020", "Per capita consumption of poultry in 2020"),
+     "Turkey consumption?", "en", "unknown", "chicken in the United States"),  # no place opens it
+    (("Annual ridership at Union Station in Los Angeles in 2019", "Annual ridership at the main station in Los Angeles in 2019"),
+     "US or international travellers?", "en", "unknown", "Union Station"),  # "US" abbreviates no station
+    (("Death toll of the 2023 earthquake in Turkey according to AFAD", "Death toll of the 2023 earthquake"),
+     "Whose count of the dead do you mean, Turkey's or Syria's?", "en", "unknown", "AFAD"),  # a choice, no source
+    (("2023年北京海淀的二手房均价", "2023年北京的二手房均价"), "您想了解北京哪个区的房价？", "zh", "海淀", UNKNOWN),  # 海淀 is a district
+    (("2024年上海新房成交均价", "2024年上海房价"), "您有兴趣了解的是新房还是二手房？", "zh", "unknown", UNKNOWN),  # no holding
+    (("2024年江苏高考本科录取率", "江苏高考本科录取率"), "您自己想查的是2023年的数据吗？", "zh", "unknown", UNKNOWN),  # what is sought
+    (("2023年全国人口总数（含港澳台）", "2023年全国人口总数"), "要不要把在港澳工作的内地居民也算进去？", "zh", "unknown", "是的，含港澳台"),
+    (("2023年上海马拉松10公里赛的完赛人数", "上海马拉松的完赛人数"), "您问的是哪一届比赛？", "zh", "unknown", "10公里赛"),  # no edition
+])
+def test_what_the_review_found_the_first_freeze_answered_wrongly(pair, question, language, model_picks, not_expected):
+    assert answered(pair, question, language, model_says=f'{{"answer": "{model_picks}"}}')[0] != not_expected

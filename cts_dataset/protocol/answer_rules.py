@@ -307,7 +307,8 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
         said = _INCLUSION_ZH.fullmatch(span)
         what = said.group("what") if said else ""
         named = asked.group("what") or asked.group("what2")
-        if what and (what in named if len(what) == 1 else any(what[k:k + 2] in named for k in range(len(what) - 1))):
+        n = 3 if asked.group("what") and len(what) >= 3 else 2  # (把…也算进去 names a thing of its own: 太上皇, not 港澳 alone)
+        if what and (what in named if len(what) == 1 else any(what[k:k + n] in named for k in range(len(what) - n + 1))):
             return span, "no" if said.group("no") else "yes"
     return None
 
@@ -420,7 +421,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if source:  # "Should I use the GAO estimate?" of a need according to the FDIC: no, and which
         return Decision(source, "method", reply="no")
     given = unit_guessed(question, intent) if language == "en" and is_yes_no(question, language) else None
-    if given and (asks_method(question, intent, query) or _ACCEPTS.search(question)):
+    if given and (asks_method(question, intent, query)
+                  or (_ACCEPTS.search(question) and not guessed(question, intent, language) and not any(
+                      not holds(given[0], w, language) for w in new_words(content_words(question, language), intent, query, language)))):
         # "Should the figure be given in euros?" of a need in euros: yes; "Is pounds okay?" of one in kilograms: no
         return Decision(given[0], "method", reply="yes" if given[1] else "no")
     stated = _ranked_by(intent, missing) if language == "en" and is_yes_no(question, language) and guesses_yardstick(question) else None
@@ -513,7 +516,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
         if span:
             return Decision(_a_word_zh(span, question, missing, intent, query) if language == "zh" else span, "either_or")
         sides = alternatives(question, language)
-        if language == "en" and len(sides) > 1 and any(span_type(s, language) in ("time", "number") and all(
+        if language == "en" and len(sides) > 1 and any(span_type(s, language) == "time" and all(
                 re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", p) for p in sides) for s in missing):
             # "By 2004, do you mean the ceremony held in 2004 or albums released in 2004?": the need's year is on
             # every side, and nothing else of the need's tells them apart
@@ -599,7 +602,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     if headed:  # "请问您乘坐的是哪类航线？" of a need for 国内航线: the span of the thing it names
         return Decision(headed, "typed", reply="")
     district = re.search(r"哪(?:个|一个|一)?(?:区|县)(?![域间])", question) if language == "zh" else None
-    if district and not any(re.search(r"[区县旗]$", s) or re.search(r"[区县]", s) and is_zh_place(s) for s in spans):
+    places = [s for s in spans if is_zh_place(s)]
+    if district and places and all(re.search(r"(?:省|市|自治区)$", p) for p in places) \
+            and not any(re.search(r"[区县镇乡旗]$", s) for s in spans):
+        # (not 海淀, 南山 or 昆山, places below a city that the need writes without their suffix: the model's)
         return Decision(UNKNOWN, "typed")  # "您关注的是哪个区的公租房项目？" of a need for 武汉市: it names no district
     listed = _listed_before_zh(question, intent, missing) if language == "zh" else _listed_before_en(question, missing)
     if listed:  # "旺季和淡季票价不同，您想了解哪一个？": the one the need says of those the question listed
@@ -616,7 +622,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     return typed or _which_is_meant(question, intent, query, missing)
 
 
-_HOLDS_ZH = re.compile(r"[您你](?:本人)?(?:有|是否有|有没有|持有)[^，。？?]{0,8}(?:户口|户籍|证|卡|资格|社保|医保|房|车)")
+_HOLDS_ZH = re.compile(r"[您你](?:本人)?(?:有|是否有|有没有|持有)(?:[^，。？?的想了解关注兴趣]{0,2})"
+                       r"(?:户口|户籍|社保|医保|居住证|房产证|驾照|驾驶证|学位|资格证)")
 _YOUR_FIRM_ZH = re.compile(r"贵(?:公司|单位|司|企业)")
 _USERS_OWN_VALUE_ZH = re.compile(r"[您你]的[^？?，,]*(?:是|为)\s*[？?]")
 # "您指的是哪一款？", "请问是哪一次考试？", "您指的是哪一套试卷？", "您想了解哪一类？": which one of the query's thing
@@ -1054,7 +1061,8 @@ def _one_or_all(question: str, missing: list[str], language: str, intent: str = 
     side = next(p for p, o in zip(offered, ones) if o)
     whole = next(p for p, o in zip(offered, ones) if not o)
     world = re.search(r"\b(?:worldwide|globally|global|in the world|across the world|around the world)\b", intent, re.IGNORECASE) \
-        if language == "en" and _says_the_world(whole, language) else None
+        if language == "en" and _says_the_world(whole, language) and classify(f"which {one.group('kind') or ''}") == "region" else None
+    world = world if world and any(world.group() in s for s in missing) else None  # (not the query's own "global")
     if world:  # "Globally, or in one particular country?" of a need for deaths worldwide: the whole world
         return world.group()
     asked = "time" if _WHICH_EDITION.search(f"which {one.group('kind') or ''}") else classify(f"which {one.group('kind') or ''}") \
@@ -1221,6 +1229,7 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
         hits = next(iter(j for j in joined if j), []) if sum(bool(j) for j in joined) == 1 else []
     if not hits and language == "en":  # "AL or NL?" of a need for the American League: the name a side abbreviates
         named = unique([" ".join(w[i:j]) for p in offered if (short := p.strip(EDGE + " ?")) and re.fullmatch(r"[A-Z]{2,6}", short)
+                        and not names_a_place(short)  # "US or international travellers?" names no "Union Station"
                         for s in outermost(missing) for w in [s.split()] for i in range(len(w)) for j in range(i + 2, len(w) + 1)
                         if w[i][:1].isupper() and w[j - 1][:1].isupper() and initials(" ".join(w[i:j])) == short])
         return named[0] if len(named) == 1 else None
@@ -1330,7 +1339,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     if owner:  # "Do you mean Jupiter's moons?" of a query for the moons of Saturn
         return Decision(owner, "confirmation", reply="no")
     written = [s for s in missing if language == "en" and len(capitalised_runs(s, skip_first=False)) == 1
-               and len(s.split()) >= 3 and s[:1].isupper() and re.search(rf"\b{re.escape(s)}\b", question)]
+               and len(s.split()) >= 3 and s[:1].isupper() and s in capitalised_runs(question, skip_first=False)
+               and not re.search(rf"\b(?:rather than|not|excluding|instead of|other than)\s+(?:the\s+)?{re.escape(s)}", question)]
     if written and not any(kind_of(g, language) == kind_of(s, language) for g in guessed(question, intent, language)
                            for s in missing if s not in written[0]):
         # "Do you mean AD 69, the Year of the Four Emperors?": the need's name, written whole; the rest describes it
@@ -1339,7 +1349,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
-    opening = re.match(r"\s*([A-Z][\w'’-]*)\b(?!\s+(?:you|it|this|that|there|I|we|they)\b)", question) if language == "en" else None
+    opening = re.match(r"\s*([A-Z][\w'’-]*)(?=\s+[A-Z][\w'’-]*\s*\?)", question) if language == "en" else None  # "British Vogue?"
     opened = [opening.group(1)] if opening and not guesses and names_a_place(opening.group(1)) \
         and not _says_the_world(opening.group(1), language) and not holds(intent, opening.group(1), language) else []
     guesses = guesses or opened  # "British Vogue?": a place that opens the question is a guess too
@@ -1365,7 +1375,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     agreeing = time_agreeing(question, intent, missing) if language == "en" else None
     if agreeing and not rival:  # "Do you mean in the 19th century?" for 1865: yes
         return Decision(agreeing, "confirmation", reply="yes")
-    if rival and language == "zh" and re.search(r"[您你](?:本人|自己)", question):
+    if rival and language == "zh" and re.search(r"[您你](?:本人|自己)(?:是|有|在|属于|参加)", question):
         return Decision(UNKNOWN, "confirmation")  # "您本人是今年的考生吗？": who the user is, not the need's year
     if rival:  # "Are you asking about the Spanish Civil War?" for the Nigerian one: no, and which
         return Decision(whole_zh(rival, missing, question) if language == "zh" else _with_rivals_of_other_kinds(
@@ -1585,7 +1595,7 @@ _ABOUT_THE_USER_EN = re.compile(rf"{TO_USER_AS_SUBJECT.pattern}(?!(?:\w+ly\s+)?(
                                 r"prefer|require|include|consider|count|treat|accept|allow|care|mind|expect|wish|like|exclude|"
                                 r"rank|measure|use)\b)", re.IGNORECASE)  # ("Do you prefer flights without layovers?" asks the search)
 _FIRST_PERSON_EN = re.compile(r"\b(?:I|my|me|we|our|us)\b")
-_ACCEPTS = re.compile(r"\b(?:okay|ok|fine|work|acceptable|alright|all right)\b(?:\s+for you)?\s*\?*\s*$", re.IGNORECASE)
+_ACCEPTS = re.compile(r"\b(?:okay|ok|fine|acceptable|alright|all right)\b(?:\s+for you)?\s*\?*\s*$", re.IGNORECASE)
 _OFFERS_EN = re.compile(r"\bhelp\b|\bwould you like\b|\bdo you (?:also )?(?:want|need)\b|\bshould I\b", re.IGNORECASE)
 # whether a thing is so, or an offer of more ("需要附上下载链接吗？", "需要地级市的加发标准吗？"): not a guess of a
 # value; not a yardstick ("需要按户籍人口统计吗？") nor a request for a kind ("是否需要具体到某个区的数据？")
@@ -1975,7 +1985,7 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
         thing = edition.group("thing")
         named = [s for s in missing if s + thing[:2] in intent]
         if not named and thing[:2] in _GENERIC_EVENTS_ZH:  # "是哪一届比赛？" of 2008年北京奥运会: the event the need names
-            events = [s for s in missing if re.search(r"\d", s) and re.search(r"(?:会|赛|节|展|杯)$", s)]
+            events = [s for s in missing if re.search(rf"{YEAR}年|第.{{1,4}}届", s) and re.search(r"(?:会|赛|节|展|杯)$", s)]
             if events:
                 return Decision(max(events, key=len), "typed")
         if named:

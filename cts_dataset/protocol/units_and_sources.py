@@ -91,7 +91,9 @@ def unit_guessed(question: str, intent: str) -> tuple[str, bool] | None:
 
 
 def asks_source(question: str) -> bool:
-    return bool(_ASKS_SOURCE.search(question))
+    """A question for the source of a figure (not "Whose count do you mean, Turkey's or Syria's?", a choice)."""
+    found = _ASKS_SOURCE.search(question)
+    return bool(found) and not (found.group().lower().startswith("whose") and re.search(r"\bor\b", question))
 
 
 def unit_of(question: str, intent: str, missing: list[str]) -> str | None:
@@ -118,7 +120,8 @@ def source_of(intent: str, missing: list[str]) -> str | None:
     source = _named_source(intent, missing)
     if not source:
         return None
-    phrase = intent[_SOURCE.search(intent).start():intent.index(source) + len(source)]  # "according to the WHO"
+    found = _SOURCE.search(intent)
+    phrase = intent[found.start():found.start("source") + len(source)]  # "according to the WHO"
     holding = [s for s in missing if source in s and s in phrase]  # not "worldwide according to the WHO"
     return min(holding, key=len) if holding else source
 
