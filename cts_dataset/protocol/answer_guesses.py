@@ -23,6 +23,7 @@ from functools import cache
 
 from cts_dataset.protocol.answer_choices import names_nothing
 from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds, kind_of
+from cts_dataset.protocol.name_words import NAME_JOINERS, NAME_PARTICLES, initials
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
     PLACE_WORDS_EN,
@@ -255,16 +256,6 @@ def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | Non
 
 _COMPARES = re.compile(r"\b(?:\w+er|more|less)\s+than\b|\b(?:bigger|larger|smaller|heavier|lighter|taller|shorter|longer|"
                        r"faster|slower|older|younger|stronger|weaker)\b", re.IGNORECASE)
-NAME_PARTICLES = frozenset(["de", "del", "la", "le", "von", "van", "der", "den", "da", "di", "du"])  # Herbert von Karajan
-_JOINERS = frozenset(["of", "the", "with"]) | NAME_PARTICLES
-
-
-def initials(run: str) -> str:
-    """The acronym a name makes of its words' first letters: IMF of "International Monetary Fund" (joiners
-    such as "of" and "the" left out)."""
-    return "".join(w[0] for w in re.findall(r"[A-Za-z][\w'’-]*", run) if w.lower() not in _JOINERS | {"and", "for"}).upper()
-
-
 # an acronym before a name or a unit is part of another thing's name: "NY Times", "HK dollars", "UK Office"
 _ACRONYM_ALONE = re.compile(r"(?<![-\w])([A-Z]{2,6})\b(?!\s+(?:[A-Z]|dollars?|pounds?|euros?|yen|yuan|francs?|rand|rupees?|won"
                             r"|pesos?|time\b|times\b))")  # not "non-NHS", "SA rand"
@@ -284,7 +275,7 @@ def abbreviated(question: str, missing: list[str]) -> str | None:
         if re.fullmatch(r"[A-Z]{2,6}", span) and any(len(r.split()) >= 3 and initials(r) == span for r in runs):
             return span
         # (not a place: "NZ", "SA", "HK" qualify other things, "the NZ statistics office")
-        if len(span.split()) >= 2 and all(w[:1].isupper() or w in _JOINERS for w in span.split()) and initials(span) in alone \
+        if len(span.split()) >= 2 and all(w[:1].isupper() or w in NAME_JOINERS for w in span.split()) and initials(span) in alone \
                 and not _run_levels(span):
             return span
     return None
@@ -308,7 +299,7 @@ def capitalised_runs(text: str, skip_first: bool = True) -> list[str]:
         if word[:1].isupper() and not (skip_first and i == 0) and not names_nothing(word, words[i - 1] if i else ""):
             current += pending + [word]
             pending = []
-        elif current and word.lower() in _JOINERS:
+        elif current and word.lower() in NAME_JOINERS:
             pending.append(word)
         else:
             if current:

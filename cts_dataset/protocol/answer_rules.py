@@ -51,13 +51,11 @@ from cts_dataset.diagnostics.rules import classify, scores  # the one question-t
 from cts_dataset.protocol import answer_choices_zh, synonyms_zh
 from cts_dataset.protocol.answer_choices import EDGE, MAX_CHOICES, unique
 from cts_dataset.protocol.answer_guesses import (
-    NAME_PARTICLES,
     abbreviated,
     agrees,
     asked_level,
     capitalised_runs,
     guesses_the_answer,
-    initials,
     in_its_place,
     is_ordinal,
     levels_as_written,
@@ -141,6 +139,7 @@ from cts_dataset.protocol.answer_sides import (
     telling_zh,
     widest_in_zh,
 )
+from cts_dataset.protocol.name_words import NAME_JOINERS, NAME_PARTICLES, initials
 from cts_dataset.protocol.question_forms import (
     MEASURE,
     asks_a_fact,
@@ -1241,7 +1240,7 @@ def _compounds(side: str, intent: str, query: str) -> list[str]:
     "undersea", "off shore" -> "offshore")."""
     words = [w for w in re.findall(r"[a-z]+", side.lower()) if w not in ("the", "a", "an")]
     own = set(tokenize(intent)) - set(tokenize(query))
-    return [a + b for a, b in zip(words, words[1:]) if a + b in own]
+    return [a + b for a, b in zip(words, words[1:]) if set(tokenize(a + b)) <= own]  # stemmed: "offshor"
 
 
 def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None:
@@ -1794,12 +1793,10 @@ def _untyped_left_out(missing: list[str], query: str) -> list[str]:
 def _whole_name(span: str, missing: list[str]) -> str:
     """The longest span the query left out that is ``span`` with more of its name: "433 Eros" for "Eros"
     (not "433 Eros in days")."""
-    whole = [s for s in missing if span in s and all(w[:1].isupper() or w[:1].isdigit() or w in _NAME_JOINERS
+    whole = [s for s in missing if span in s and all(w[:1].isupper() or w[:1].isdigit() or w in NAME_JOINERS | {"and"}
                                                      for w in s.replace(span, " ").split())]  # "Year of the Four Emperors"
     return max(whole, key=len, default=span)
 
-
-_NAME_JOINERS = frozenset(["of", "the", "and", "de", "la", "von", "van", "du", "del", "da"])
 
 
 def _variant_of(question: str, missing: list[str], language: str) -> str | None:

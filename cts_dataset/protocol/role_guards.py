@@ -51,14 +51,14 @@ _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
 # Bump when a guard's rule changes (in any of GUARD_FILES): it names the rules for people. The run identity
 # also holds guards_source(), a hash of those files, so a folder is never resumed across an edit nobody bumped.
-GUARDS_VERSION = 36
+GUARDS_VERSION = 37
 # The files whose rules decide what the guards let through (relative to the package): the guards, the
 # answerer and its rules, the question-type rules it relies on, what each role sees and how a dialogue is
 # rendered for it, the tokeniser they all read words with.
 GUARD_FILES = tuple(f"protocol/{name}.py" for name in (
     "role_guards", "answerer", "answer_rules", "answer_rivals_zh", "answer_sides", "user_questions", "answer_scope",
     "answer_phrasing", "answer_guesses", "answer_choices", "answer_choices_zh", "synonyms_zh", "time_spans",
-    "units_and_sources", "question_forms", "span_types", "word_forms", "clarifier", "rewriter", "roles", "views")) + (
+    "units_and_sources", "name_words", "question_forms", "span_types", "word_forms", "clarifier", "rewriter", "roles", "views")) + (
     "diagnostics/rules.py", "diagnostics/types.py", "text.py")
 _YES_NO = r"(?:yes|yeah|yep|no|nope|是的|是|对的|对|没错|不是|不对|不)"
 _CONFIRMATION = re.compile(rf"^\s*{_YES_NO}(?:[\s,，.。!！;；:：-]+|$)", re.IGNORECASE)  # "Yes, the 1976 one"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from cts_dataset.protocol.name_words import initials
+
 _CURRENCIES = (r"(?:US |U\.S\. |Canadian |Australian |Hong Kong |New Taiwan |Singapore )?dollars|euros|yen|yuan|"
                r"renminbi|rupees|pounds sterling|francs|(?:(?<=in )|(?<=\d )|(?<=Korean ))won|roubles|rubles|pesos")  # not "won" a race
 _MEASURES = (r"miles per hour|kilomet(?:er|re)s per hour|km/h|mph|knots|square (?:kilomet(?:er|re)s|miles|met(?:er|re)s|feet)|"
@@ -117,20 +119,20 @@ def unit_of(question: str, intent: str, missing: list[str]) -> str | None:
 def source_of(intent: str, missing: list[str]) -> str | None:
     """The source the intent names for its figure ("INDEC" of "as reported by INDEC", "World Bank" of
     "according to the World Bank's")."""
-    source = _named_source(intent, missing)
+    found = _SOURCE.search(intent)
+    source = _named_source(found, missing)
     if not source:
         return None
-    found = _SOURCE.search(intent)
     phrase = intent[found.start():found.start("source") + len(source)]  # "according to the WHO"
     holding = [s for s in missing if source in s and s in phrase]  # not "worldwide according to the WHO"
     return min(holding, key=len) if holding else source
 
 
-def _named_source(intent: str, missing: list[str]) -> str | None:
-    """The source's name as a span the query left out holds it: "International Commission for the Protection of
-    the Danube River" whole, "Census Bureau" of "according to the Census Bureau for Travis County" (the run
-    joined over "for" names more than the source), else the name up to its first joining word."""
-    found = _SOURCE.search(intent)
+def _named_source(found: re.Match[str] | None, missing: list[str]) -> str | None:
+    """The source's name (``found`` by ``_SOURCE`` in the intent) as a span the query left out holds it:
+    "International Commission for the Protection of the Danube River" whole, "Census Bureau" of "according to
+    the Census Bureau for Travis County" (the run joined over "for" names more than the source), else the name
+    up to its first joining word."""
     if not found:
         return None
     source = re.sub(r"['’]s$", "", found.group("source"))
@@ -142,7 +144,7 @@ def rival_source(question: str, intent: str, missing: list[str]) -> str | None:
     """The source the intent names for its figure, where the query left it out and a yes/no question guesses
     another by name: "FDIC" for "Should I use the GAO estimate?" of a need "according to the FDIC". None where
     the question names no source the intent lacks, or asks for one more ("Should I also cite the CIA's?")."""
-    source = _named_source(intent, missing)
+    source = _named_source(_SOURCE.search(intent), missing)
     if not source or not _USES_A_SOURCE.search(question) or _MORE_THAN.search(question):
         return None
     holding = [s for s in missing if source in s]
@@ -150,7 +152,7 @@ def rival_source(question: str, intent: str, missing: list[str]) -> str | None:
     # a body or a publication of its own (not "Android phones", "Lagos in Portugal", "US dollars", "June")
     named = [r for r in (re.sub(r"['’]s$", "", r) for r in _NAME_RUN.findall(question[len(first):]))
              if _BODY.search(r) and r not in intent and r not in _NOT_BODIES
-             and "".join(w[0] for w in r.split() if w[0].isupper()) != source]
+             and initials(r) != source]
     return min(holding, key=len) if holding and named else None
 
 
