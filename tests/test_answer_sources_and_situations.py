@@ -132,6 +132,8 @@ TUNNEL = ("How long is the Channel Tunnel's undersea section?", "How long is the
 
 @pytest.mark.parametrize(("pair", "question", "language", "expected"), [
     (TUNNEL, "The total length, or just the part under the sea?", "en", "undersea"),  # one word in the need
+    (("What is the installed capacity of Denmark's offshore wind farms?", "What is the installed capacity of Denmark's wind farms?"),
+     "All wind farms, or only the ones off shore?", "en", "offshore"),  # one word the stemmer changes ("offshor")
 ])
 def test_a_side_is_told_by_the_words_that_stand_against_the_other(pair, question, language, expected):
     answer = answered(pair, question, language, model_says=UNKNOWN_REPLY)[0]
