@@ -23,7 +23,7 @@ PRIORITY: tuple[QuestionType, ...] = ("definition", "time", "region", "number", 
 _EN: dict[QuestionType, list[tuple[int, str]]] = {
     "time": [
         (3, r"\b(which|what) (year|decade|century|era|period|season|month|date|dynasty|edition)s?\b"),
-        (2, (r"\b(years?|decades?|century|centuries|era|eras|periods?|time ?frame|timeline|dates?|seasons?|months?"
+        (2, (r"\b(years?|decades?|century|centuries|era|eras|periods?|time ?frame|time ?span|timeline|dates?|seasons?|months?"
              r"|dynasty|dynasties|edition)\b")),
         (2, (r"\bwhen\b|\bas of\b|\b(recent|recently|latest|current|currently|nowadays|today|historical|historically"
              r"|modern[- ]day|contemporary)\b|\bin the past\b|\bup to now\b|\bbefore or after\b|\bthese days\b")),
@@ -56,7 +56,7 @@ _EN: dict[QuestionType, list[tuple[int, str]]] = {
              r"|how often)\b")),
         (2, (r"\btop (\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\b\d+(st|nd|rd|th)\b"
              r"|\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b|\bsingle\b")),
-        (3, r"\b(above|below|over|under|beyond) (what|which|how)\b"),
+        (3, r"\b(above|below|over|under|beyond) (what|which|how)\b(?! (time|period|span|years|dates|timeframe)\b)"),
         (2, r"\b(temperature|degrees|kilomet(re|er)s?|km|miles|met(re|er)s?|percent|tons?|tonnes|kg|population of)\b|%"),
         (1, (r"\b(largest|biggest|smallest|longest|highest|most|numerous|several|dozens?|millions?|thousands?"
              r"|hundreds?|once|twice|times|height)\b")),
@@ -170,7 +170,7 @@ _ZH: dict[QuestionType, list[tuple[int, str]]] = {
         (2, r"方面|全部|所有|只要|包括|整体|部分|总体|标准|具体哪|分支|只看|也包括"),
     ],
     "other": [
-        (3, (r"语言|材料|材质|性别|国籍|儿童|成人|孩子|民族|宗教|在世|官方|承认|风格|工艺|中文|英文|法文|日文|德文"
+        (3, (r"语言|材料|材质|性别|国籍|儿童|成人|孩子|年级|民族|宗教|在世|官方|承认|风格|工艺|中文|英文|法文|日文|德文"
              r"|俄文|西班牙文|用\w{1,3}(文|语)写|石头|木头|大理石|青铜")),
         (3, r"其他.{0,6}(条件|要求|限制)|(条件|要求|限制)吗"),
         (3, r"更具体|具体一点|具体说明|详细说明|您的需求|你的需求|更多(的)?(细节|信息|背景)|补充"),

@@ -123,7 +123,8 @@ def _parts(words: list[str]) -> list[str]:
     for i, word in enumerate(words[1:], start=1):  # "from 1346 to 1353" within "in Europe from 1346 to 1353"
         if word.lower().strip(EDGE) in _BREAK - {"and", "or", "but"}:
             out.append(" ".join(_without_leading(words[i:])))
-    names = re.findall(r"(?<![\w'’.-])(?:[A-Z][\w'’.-]*,?\s?)+", " ".join(words))  # not "Columbian" of "pre-Columbian"
+    # not "Columbian" of "pre-Columbian"; a work's number is part of its name ("String Quartet No. 8")
+    names = re.findall(r"(?<![\w'’.-])(?:(?:[A-Z][\w'’.-]*|(?<=(?:No|Op)\. )\d+[a-z]?),?\s?)+", " ".join(words))
     out += names
     return [_clean(o) for o in out]
 
@@ -143,7 +144,7 @@ def phrases(fused_query: str, language: str) -> list[str]:
             piece.append(word)
     # Names and numbers inside longer phrases ("Nigerian city", "the 1975 single") stand on their own too.
     body = fused_query.split(" ", 1)[1] if " " in fused_query else ""  # the first word is capitalised anyway
-    out += [_clean(m) for m in re.findall(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*|\S*\d\S*", body)]
+    out += [_clean(m) for m in re.findall(r"[A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|(?<=(?:No|Op)\. )\d+[a-z]?))*|\S*\d\S*", body)]
     return unique(out)
 
 

@@ -23,7 +23,7 @@ from functools import cache
 
 from cts_dataset.protocol.answer_choices import names_nothing
 from cts_dataset.protocol.answer_phrasing import ASKING_EN, WH_EN, content_words, holds, kind_of
-from cts_dataset.protocol.name_words import NAME_JOINERS, NAME_PARTICLES, initials
+from cts_dataset.protocol.name_words import NAME_JOINERS, initials
 from cts_dataset.protocol.span_types import (
     MIN_CITY_PEOPLE,
     PLACE_WORDS_EN,
@@ -222,9 +222,15 @@ _SEX_PAIRS = [({"men", "mens"}, {"women", "womens"}), ({"man"}, {"woman"}), ({"m
 _GROUP_PAIRS = [({"adult", "adults"}, {"minor", "minors", "child", "children", "kid", "kids"}),
                 ({"domestic"}, {"international"}), ({"indoor"}, {"outdoor"}), ({"onshore"}, {"offshore"}),
                 ({"amateur", "amateurs"}, {"professional", "professionals"}),
-                ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"})]
+                ({"undergraduate", "undergraduates"}, {"postgraduate", "postgraduates", "graduate", "graduates"}),
+                ({"mixed"}, {"men", "mens", "women", "womens"}), ({"civil"}, {"criminal"}),
+                ({"inhabited"}, {"uninhabited"}), ({"modern"}, {"ancient", "traditional"})]
 _SEXES = frozenset(w for one, two in _SEX_PAIRS for w in one | two)
-_PAIRED = {w: other for one, two in _SEX_PAIRS + _GROUP_PAIRS for side, other in ((one, two), (two, one)) for w in side}
+_PAIRED: dict[str, set[str]] = {}  # a word may stand against several ("women's" against "men's" and "mixed")
+for _one, _two in _SEX_PAIRS + _GROUP_PAIRS:
+    for _side, _other in ((_one, _two), (_two, _one)):
+        for _word in _side:
+            _PAIRED.setdefault(_word, set()).update(_other)
 
 
 def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | None:

@@ -104,9 +104,9 @@ from cts_dataset.protocol.answer_rivals_zh import (
     other_number_zh,
     period_zh,
     rival_bound_zh,
+    rival_kin_zh,
     rival_place_zh,
     rival_scope_zh,
-    rival_kin_zh,
     rival_sex_zh,
     rival_value_zh,
     same_head_zh,
@@ -293,7 +293,8 @@ _BROKEN_DOWN_ZH = re.compile(r"各|每|分别|逐")
 _INCLUDE_ZH = re.compile(r"(?:是否|要不要|需不需要|^需要)(?:需要)?(?:包括|包含|算上)")
 _INCLUDES_ZH = re.compile(r"含|包括|包含|除")
 _ASKS_INCLUDED_ZH = re.compile(r"把(?P<what>[^吗？?，,。]{1,16}?)也?(?:一起)?(?:算进去|算上|算在内|算进来|计入|包括进来|包含进来)"
-                               r"|(?:包括|包含|含|算上|算进)(?P<what2>[^吗？?，,。]{1,12})")  # "要不要把他当太上皇的那几年也算进去？"
+                               r"|(?:包括|包含|含|算上|算进)(?P<what2>[^吗？?，,。]{1,12})"  # "要不要把他当太上皇的那几年也算进去？"
+                               r"|(?P<what3>[^吗？?，,。]{2,16}?)也?(?:算不算|算吗|算在内吗|计不计入|计入吗)")  # "点球大战的进球算不算？"
 _INCLUSION_ZH = re.compile(r"(?P<no>不)?(?:包括|包含|含)(?P<what>.+)")
 
 
@@ -302,10 +303,12 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
     something is included that the span names too (含税 for "是否包含税费？"; a word of two characters in common,
     or the span's one: 珍宝馆 is no 钟表馆)."""
     asked = _ASKS_INCLUDED_ZH.search(question)
-    for span in missing if asked else ():
+    # what the query says too ("世界杯共打进多少个进球（不含点球大战）？"), after what it left out
+    stated = [m.group() for m in re.finditer(r"不?(?:包括|包含|含)[^，,。？?（）()]{1,12}", intent) if m.group() not in missing]
+    for span in [*missing, *stated] if asked else ():
         said = _INCLUSION_ZH.fullmatch(span)
         what = said.group("what") if said else ""
-        named = asked.group("what") or asked.group("what2")
+        named = asked.group("what") or asked.group("what2") or asked.group("what3")
         n = 3 if asked.group("what") and len(what) >= 3 else 2  # (把…也算进去 names a thing of its own: 太上皇, not 港澳 alone)
         if what and (what in named if len(what) == 1 else any(what[k:k + n] in named for k in range(len(what) - n + 1))):
             return span, "no" if said.group("no") else "yes"
@@ -326,7 +329,14 @@ _ASKS_A_SPOT_ZH = re.compile(rf"哪(?:个|一个|一)?(?:地铁|火车|高铁|�
 _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 # A Chinese question about the user's own plans, spot or person ("您打算…", "您会从哪里出发…", "您是想顺便…
 # 吗？", "您的户籍在哪里？"); not "您想知道…" or "您想了解…": that asks what the user wants to find out.
+# the couple or family asking ("你们两人是否都是…"), the date of a thing of theirs ("您的旧车是哪一年注册登记的？")
+_THE_COUPLE_ZH = re.compile(r"[您你]们(?:两人|两位|双方|俩)")
+_ASKS_A_GRADE_ZH = re.compile(r"几年级|哪个年级|哪一?年级")  # a child's grade, where the need names none
+# what the user applies for ("您申请的是哪个学科？"), where the need left out only a time or a place
+_WHAT_THEY_APPLY_FOR_ZH = re.compile(r"[您你](?:要|想)?(?:申请|报考|报名)的是哪(?![^，。？?]{0,6}年)")
+_THEIR_THINGS_DATE_ZH = re.compile(r"[您你]家?的[^，。？?]{1,6}?是?(?:哪一?年|什么时候|何时)")
 _PLANS_ZH = re.compile(rf"[您你](?:是)?(?:打算|准备|计划|会)|[您你](?:是)?(?:从|在)哪(?:个|一个)?(?:{'|'.join(_SPOTS_ZH)})|顺便"
+
                        r"|[您你](?:是)?(?:哪一?年|什么时候)出生|[您你](?:本人)?(?:目前|现在)?的?(?:年龄|多大|户籍|户口|籍贯)")
 # What is the user's, or a source's, not the need's value: "宝宝的父母有一方是上海户籍吗？", "是按统计局公布的数据吗？"
 _NOT_THE_NEEDS_ZH = re.compile(r"户籍|户口|会员|公布|发布|口径|来源")
@@ -455,7 +465,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # Not a question for a time ("Which year's ranking?"), nor a choice between rankings.
     # (nor a question for whose ranking: "Which ranking — QS, THE or ARWU?" asks a source)
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
-            and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1 \
+            and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1 and not _WHICH_EDITION.search(question) \
             and not re.search(r"\b(?:whose|which|what)\s+rankings?\b(?!\s+(?:positions?|spots?|places?|numbers?))",
                               question, re.IGNORECASE):
         ranks = ranks_in(intent)
@@ -469,7 +479,12 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     counted = [s for s in missing if which and ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
         return Decision(counted[0], "typed", reply="")  # (哪一档 writes 一档: no echo)
-    if language == "zh" and _OWN_PAST_ZH.search(question):
+    if language == "zh" and (_OWN_PAST_ZH.search(question) or _THE_COUPLE_ZH.search(question)
+                             or (_ASKS_A_GRADE_ZH.search(question) and "年级" not in intent)
+                             or (_WHAT_THEY_APPLY_FOR_ZH.search(question) and missing and all(
+                                 span_type(s, language) in ("time", "region", "number") for s in missing)
+                                 and not any(span_type(s, language) in _asked_zh(question) for s in missing)) or (
+            _THEIR_THINGS_DATE_ZH.search(question) and not any(span_type(s, language) == "time" for s in missing))):
         return Decision(UNKNOWN, "plans")
     if language == "zh" and _PLANS_ZH.search(question) and not names_new(question, intent, query, language) \
             and not ("从哪" in question and re.search(rf"从[{CJK}]{{1,12}}?(?:到|出发|坐|乘|去|飞|上车|上船)", intent)) \
@@ -583,7 +598,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    before = _named_before(question, intent, query, missing) if language == "en" and not dated_edition else None
+    before = (_named_before(question, intent, query, missing) or _named_after(question, intent, missing)) \
+        if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
         return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -739,6 +755,25 @@ def _without_verb(span: str, intent: str, missing: list[str]) -> str:
     name = re.fullmatch(r"([A-Z].*\S)\s+([a-z]+)", span)
     verb = name and re.search(rf"\b(?:did|does|do)\s+{re.escape(span)}\b", intent)
     return name.group(1) if verb and name.group(1) in missing else span
+
+
+# "Which of his fresco cycles?", "Which fresco cycle do you mean?", "Whose album is that?": the thing asked
+_THING_ASKED = re.compile(r"^\W*(?P<wh>which|whose)\s+(?:(?:one\s+)?of\s+(?:his|her|their|its|the)\s+)?(?P<thing>(?:[a-z][\w-]*\s+){0,2}?"
+                          r"[a-z][\w-]*?)s?(?:\s+(?:is|was)\s+(?:that|this|it)|\s+(?:do|did|are|were)\s+you\b[^?]*)?\s*\?", re.IGNORECASE)
+
+
+def _named_after(question: str, intent: str, missing: list[str]) -> str | None:
+    """The name the query left out that the intent writes right after the thing a which-question asks for:
+    "Life of the Virgin" for "Which of his fresco cycles?" of "fresco cycle of the Life of the Virgin", and the
+    one it is by for "Whose album is that?" of "the album Brilliant Corners by Thelonious Monk"."""
+    asked = _THING_ASKED.match(question)
+    if not asked or not tokenize(asked.group("thing")) or tokenize(asked.group("thing"))[-1] in NO_HEAD:
+        return None
+    thing = re.escape(asked.group("thing"))
+    link = r"(?:[A-Z][\w'’-]*\s+){1,4}by" if asked.group("wh").lower() == "whose" else r"(?:of|on|for)"
+    named = [s for s in missing if s[:1].isupper()
+             and re.search(rf"\b{thing}s?\s+{link}\s+(?:the\s+)?{re.escape(s)}\b", intent, re.IGNORECASE)]
+    return max(named, key=len, default=None)
 
 
 def _named_before(question: str, intent: str, query: str, missing: list[str]) -> str | None:
@@ -1348,7 +1383,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     new = new_words(words, intent, query, language) if query else []
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
-    opening = re.match(r"\s*([A-Z][\w'’-]*)(?=\s+[A-Z][\w'’-]*\s*\?)", question) if language == "en" else None  # "British Vogue?"
+    opening = (re.match(r"\s*([A-Z][\w'’-]*)(?=\s+[A-Z][\w'’-]*\s*\?)", question)  # "British Vogue?"
+               or re.fullmatch(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*\?\s*", question)) if language == "en" else None  # "Iceland?"
     opened = [opening.group(1)] if opening and not guesses and names_a_place(opening.group(1)) \
         and not _says_the_world(opening.group(1), language) and not holds(intent, opening.group(1), language) else []
     guesses = guesses or opened  # "British Vogue?": a place that opens the question is a guess too
@@ -1971,6 +2007,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 
     # else a block that holds one ("Tang-dynasty China" for "Which country?")
     of_kind = [s for s in missing if kind(s) == asked] or [s for s in missing if asked in span_kinds(s, language)]
+    if language == "zh" and asked == "region" and _ASKS_A_COUNTRY_ZH.search(asking):
+        of_kind = [s for s in of_kind if not _WITHIN_A_COUNTRY_ZH.search(s)]  # 上海市 tells no 国籍
     # A block that also holds a value of another kind ("2023年杭州" for "Which year?") gives way to its part.
     # (a number within a time is of it: "second quarter of 2013")
     pure = [s for s in of_kind if not any(o != s and o in s and kind(o) not in (asked, None)
@@ -2006,6 +2044,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
                and any(level in levels_as_written(w) for w in re.findall(r"\b[A-Z][\w'’-]+", s))]
     if holding:
         return Decision(holding[0], "typed")
+    venue = _venue(question, intent) if asked == "region" and language == "en" else None
+    if venue:  # "Where is the tournament played?" of "at Augusta National": the ground the intent names
+        return Decision(venue, "typed")
     # "Under what temperature conditions?" of "at room temperature": the question names what only a span holds
     named = [s for s in missing if span_type(s, language) in (asked, None) and any(
         holds(s, w, language) and not holds(query, w, language) for w in content_words(question, language))] \
@@ -2013,6 +2054,8 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if named:
         return Decision(named[0], "typed")
     typed = [s for s in spans if span_type(s, language) == asked]
+    if language == "zh" and asked == "region" and _ASKS_A_COUNTRY_ZH.search(asking):
+        typed = [s for s in typed if not _WITHIN_A_COUNTRY_ZH.search(s)]
     if asked == "region" and language == "en" and asked_level(question) and not _ASKS_WHAT_IS_MEANT.search(question):
         # "Which continent does the lake belong to?" asks a fact the world's does not give; "Which continent
         # do you mean?" may well be answered "the world"
@@ -2020,6 +2063,26 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
     if typed:  # one the query holds too: the model chooses
         return None
     return Decision(UNKNOWN, "typed")
+
+
+# where something is played or held, and a ground the intent names after "at" (not an event: "at the 2012 Olympics")
+_WHERE_HELD = re.compile(r"\bwhere\b.*\b(?:played|held|staged|hosted|contested|take[sn]?\s+place|took\s+place)\b|"
+                         r"\b(?:which|what)\s+(?:venue|course|stadium|ground|arena|circuit)\b", re.IGNORECASE)
+_AT_A_GROUND = re.compile(r"\bat\s+(?:the\s+)?((?:The\s+)?[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*)")
+_EVENT_WORDS = re.compile(r"\b(?:Olympics?|Games|Open|Cup|Championships?|Festival|Awards?|Summit|Conference|Expo|Grand Prix|"
+                          r"Series|Tournament|Classic|Masters|Bowl|Trophy|Congress)\b")
+
+
+def _venue(question: str, intent: str) -> str | None:
+    """The ground the intent puts its event at, for a question of where it is played or held."""
+    if not _WHERE_HELD.search(question):
+        return None
+    grounds = [m.group(1) for m in _AT_A_GROUND.finditer(intent) if not _EVENT_WORDS.search(m.group(1))]
+    return grounds[0] if len(grounds) == 1 else None
+
+
+_ASKS_A_COUNTRY_ZH = re.compile(r"哪个?国家|哪国|国籍")
+_WITHIN_A_COUNTRY_ZH = re.compile(r"[省市县]|(?:区|镇|乡|州)$")  # 上海市, 上海市办理涉外; not 日本
 
 
 def _near(word: str, span: str, intent: str) -> bool:

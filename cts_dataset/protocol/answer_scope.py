@@ -42,7 +42,9 @@ _CLAUSE_BREAK = re.compile(
 # What a clause asks for, in the nouns a question uses for it ("how deep" -> depth, "who" -> people).
 _ASKED_AS = [(re.compile(pattern, re.IGNORECASE), frozenset(tokenize(nouns))) for pattern, nouns in [
     (r"\bwho(?:m|se)?\b", "people person persons author authors writer writers creator creators founder"),
-    (r"\bhow (?:many|much)\b", "number numbers count figure figures population amount total size statistics"),
+    (r"\bhow (?:many|much)\b", "number numbers count figure figures amount total size statistics"),
+    # a count of people is a population; a count of islands is not ("the population of each island too?")
+    (r"\bhow many (?:\w+\s+)?(?:people|persons|inhabitants|residents|citizens|speakers|immigrants)\b", "population"),
     (r"\bhow long\b", "length duration"),
     (r"\bhow deep\b", "depth"),
     (r"\bhow (?:tall|high)\b", "height elevation"),

@@ -23,7 +23,9 @@ _DEMONYMS = {
     "poland": "polish", "turkey": "turkish", "thailand": "thai", "philippin": "filipino", "england": "english",
     "iraq": "iraqi", "pakistan": "pakistani", "israel": "isra", "kuwait": "kuwaiti", "yemen": "yemeni",
     "bangladesh": "bangladeshi", "afghanistan": "afghan", "lebanon": "lebanes", "cyprus": "cypriot",
-    "madagascar": "malagasi", "monaco": "monegasqu",
+    "madagascar": "malagasi", "monaco": "monegasqu", "belgium": "belgian", "argentina": "argentin",
+    "flander": "flemish", "florenc": "florentin", "venic": "venetian", "napl": "neapolitan", "moscow": "muscovit",
+    "pari": "parisian",
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
