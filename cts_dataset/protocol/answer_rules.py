@@ -332,6 +332,7 @@ _PERSON_ZH = re.compile(r"出生|年龄|多大|岁|户籍|户口|籍贯")
 # the couple or family asking ("你们两人是否都是…"), the date of a thing of theirs ("您的旧车是哪一年注册登记的？")
 _THE_COUPLE_ZH = re.compile(r"[您你]们(?:两人|两位|双方|俩)")
 _ASKS_A_GRADE_ZH = re.compile(r"几年级|哪个年级|哪一?年级")  # a child's grade, where the need names none
+_A_GRADE_ZH = re.compile(r"年级|[高初大][一二三四](?:学生|年)?")  # 高三, 初二, 大一
 # what the user applies for ("您申请的是哪个学科？"), where the need left out only a time or a place
 _WHAT_THEY_APPLY_FOR_ZH = re.compile(r"[您你](?:要|想)?(?:申请|报考|报名)的是哪(?![^，。？?]{0,6}年)")
 _THEIR_THINGS_DATE_ZH = re.compile(r"[您你]家?的[^，。？?]{1,6}?是?(?:哪一?年|什么时候|何时)")
@@ -479,8 +480,10 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     counted = [s for s in missing if which and ORDINAL_ZH.fullmatch(s) and s.endswith(which.group(1))]
     if counted:  # "请问您问的是哪一艘？" of a need for 第一艘: the ordinal it left out
         return Decision(counted[0], "typed", reply="")  # (哪一档 writes 一档: no echo)
-    if language == "zh" and (_OWN_PAST_ZH.search(question) or _THE_COUPLE_ZH.search(question)
-                             or (_ASKS_A_GRADE_ZH.search(question) and "年级" not in intent)
+    if language == "zh" and (_OWN_PAST_ZH.search(question)
+                             or (_THE_COUPLE_ZH.search(question)  # (not "你们俩在哪个城市买房？" of a need for 杭州市)
+                                 and not any(span_type(s, language) in _asked_zh(question) for s in missing))
+                             or (_ASKS_A_GRADE_ZH.search(question) and not _A_GRADE_ZH.search(intent))
                              or (_WHAT_THEY_APPLY_FOR_ZH.search(question) and missing and all(
                                  span_type(s, language) in ("time", "region", "number") for s in missing)
                                  and not any(span_type(s, language) in _asked_zh(question) for s in missing)) or (
@@ -767,12 +770,17 @@ def _named_after(question: str, intent: str, missing: list[str]) -> str | None:
     "Life of the Virgin" for "Which of his fresco cycles?" of "fresco cycle of the Life of the Virgin", and the
     one it is by for "Whose album is that?" of "the album Brilliant Corners by Thelonious Monk"."""
     asked = _THING_ASKED.match(question)
-    if not asked or not tokenize(asked.group("thing")) or tokenize(asked.group("thing"))[-1] in NO_HEAD:
+    if not asked or not tokenize(asked.group("thing")) or tokenize(asked.group("thing"))[-1] in NO_HEAD \
+            or classify(question) == "region":  # "Which province?" of "the largest province of Canada": no name of it
         return None
+    whose = asked.group("wh").lower() == "whose"
+    if whose and re.match(r"\W*whose\b", intent, re.IGNORECASE):
+        return None  # "Whose record is that?" of a need that asks whose: what it searches for
     thing = re.escape(asked.group("thing"))
-    link = r"(?:[A-Z][\w'’-]*\s+){1,4}by" if asked.group("wh").lower() == "whose" else r"(?:of|on|for)"
+    # whose: a work's title, then "by" its maker ("the album Kind of Blue by Miles Davis"; not "was broken by")
+    link = r"[A-Z][\w'’-]*\s+(?:(?:[A-Z][\w'’-]*|of|the|and|in|on|a|an|to)\s+){0,5}by" if whose else r"(?:of|on|for)"
     named = [s for s in missing if s[:1].isupper()
-             and re.search(rf"\b{thing}s?\s+{link}\s+(?:the\s+)?{re.escape(s)}\b", intent, re.IGNORECASE)]
+             and re.search(rf"\b(?i:{thing})s?\s+{link}\s+(?:the\s+)?{re.escape(s)}\b", intent)]
     return max(named, key=len, default=None)
 
 
@@ -1238,6 +1246,16 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
     return _phrased_against(decide(replace(view, question=alone), missing, spans), alone, view.fused_query, language)
 
 
+def _a_rival_place_alone(question: str, missing: list[str]) -> re.Match[str] | None:
+    """A question that is a place name alone ("Iceland?"), of a level the need's place has too: not
+    "Washington?" (a city, a state, a person) of a need for the United States."""
+    alone = re.fullmatch(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*\?\s*", question)
+    levels = levels_as_written(alone.group(1)) if alone else frozenset()
+    held = {level for s in missing for run in [s, *re.findall(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", s)]
+            for level in place_levels(run) | levels_as_written(run)}  # "Tromsø, Norway": a country too
+    return alone if levels & held else None
+
+
 def _phrased_against(decision: Decision | None, question: str, intent: str, language: str) -> Decision | None:
     """``decision`` with its yes or no as :func:`answer_of` says it to ``question`` (a part of the question asked)."""
     if decision is None or decision.span == UNKNOWN or decision.reply is not None:
@@ -1384,7 +1402,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     # names given as examples ("excluding saltwater ones like the Caspian Sea") guess nothing of their own
     guesses = guessed(_EXAMPLES.sub("", question) if language == "en" else question, intent, language)
     opening = (re.match(r"\s*([A-Z][\w'’-]*)(?=\s+[A-Z][\w'’-]*\s*\?)", question)  # "British Vogue?"
-               or re.fullmatch(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*\?\s*", question)) if language == "en" else None  # "Iceland?"
+               or _a_rival_place_alone(question, missing)) if language == "en" else None  # "Iceland?"
     opened = [opening.group(1)] if opening and not guesses and names_a_place(opening.group(1)) \
         and not _says_the_world(opening.group(1), language) and not holds(intent, opening.group(1), language) else []
     guesses = guesses or opened  # "British Vogue?": a place that opens the question is a guess too
