@@ -304,7 +304,9 @@ def _inclusion_zh(question: str, intent: str, missing: list[str]) -> tuple[str, 
     or the span's one: 珍宝馆 is no 钟表馆)."""
     asked = _ASKS_INCLUDED_ZH.search(question)
     # what the query says too ("世界杯共打进多少个进球（不含点球大战）？"), after what it left out
-    stated = [m.group() for m in re.finditer(r"不?(?:包括|包含|含)[^，,。？?（）()]{1,12}", intent) if m.group() not in missing]
+    # (only a clause of its own, in brackets or after a comma, asked "算不算": not the 含税 of 含税价格)
+    stated = [m.group(1) for m in re.finditer(r"[（(，,]\s*(不?(?:包括|包含|含)[^，,。？?（）()]{1,12})", intent)
+              if m.group(1) not in missing] if asked and asked.group("what3") else []
     for span in [*missing, *stated] if asked else ():
         said = _INCLUSION_ZH.fullmatch(span)
         what = said.group("what") if said else ""
@@ -601,8 +603,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    before = (_named_before(question, intent, query, missing) or _named_after(question, intent, missing)) \
-        if language == "en" and not dated_edition else None
+    before = (_named_before(question, intent, query, missing) or _named_after(question, intent, missing)
+              or _owner_named(question, intent)) if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
         return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -782,6 +784,28 @@ def _named_after(question: str, intent: str, missing: list[str]) -> str | None:
     named = [s for s in missing if s[:1].isupper()
              and re.search(rf"\b(?i:{thing})s?\s+{link}\s+(?:the\s+)?{re.escape(s)}\b", intent)]
     return max(named, key=len, default=None)
+
+
+# "Which station's breakfast show?", "Which board's exam, the ABIM?": the thing a which-owner asks of
+_OWNED_THING = re.compile(r"\bwhich\s+[a-z]+['’]s\s+(?P<thing>[\w'’ -]+?)\s*(?:\?|,|\s(?:do|did|are|were|is|was)\b)",
+                          re.IGNORECASE)
+_OWNER_RUN = re.compile(r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z0-9][\w'’.&-]*)*$")
+
+
+def _owner_named(question: str, intent: str) -> str | None:
+    """The name the intent writes before the thing a "which X's" question asks of: "BBC Radio 1" for "Which
+    station's breakfast show?" of "the BBC Radio 1 breakfast show", "American Board of Internal Medicine" for
+    "Which board's exam?" of its "certification exam" (two plain words between at most)."""
+    asked = _OWNED_THING.search(question)
+    if asked and classify(question) in TYPED:
+        return None  # "Which year's championships?" asks when; "Which country's Poet Laureate?" is for the typed rules
+    thing = re.search(rf"\b{re.escape(asked.group('thing').strip())}\b", intent, re.IGNORECASE) if asked else None
+    if not thing:
+        return None
+    before = re.sub(r"(?:\s+[a-z][\w-]*){0,2}\s*$", "", intent[:thing.start()])  # "... Medicine certification"
+    run = _OWNER_RUN.search(before)
+    owner = re.sub(r"^\d[\w–/-]*\s+", "", run.group()) if run and run.start() > 0 else None  # not "2019 Biathlon"
+    return owner if owner and not re.fullmatch(r"[\d–/-]+", owner) else None  # nor the sentence's first word
 
 
 def _named_before(question: str, intent: str, query: str, missing: list[str]) -> str | None:

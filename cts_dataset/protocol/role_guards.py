@@ -51,7 +51,7 @@ _EDGE = ".,;:!?\"'()[]“”‘’"
 _LABEL = re.compile(r"^[^:：?？\n]{1,40}[:：]\s*")  # "Q2: ", "搜索查询：", "The user asked: "
 # Bump when a guard's rule changes (in any of GUARD_FILES): it names the rules for people. The run identity
 # also holds guards_source(), a hash of those files, so a folder is never resumed across an edit nobody bumped.
-GUARDS_VERSION = 38
+GUARDS_VERSION = 39
 # The files whose rules decide what the guards let through (relative to the package): the guards, the
 # answerer and its rules, the question-type rules it relies on, what each role sees and how a dialogue is
 # rendered for it, the tokeniser they all read words with.

@@ -25,7 +25,7 @@ _DEMONYMS = {
     "bangladesh": "bangladeshi", "afghanistan": "afghan", "lebanon": "lebanes", "cyprus": "cypriot",
     "madagascar": "malagasi", "monaco": "monegasqu", "belgium": "belgian", "argentina": "argentin",
     "flander": "flemish", "florenc": "florentin", "venic": "venetian", "napl": "neapolitan", "moscow": "muscovit",
-    "pari": "parisian",
+    "pari": "parisian", "catalonia": "catalan",
 }
 _DEMONYM_PAIRS = {frozenset(pair) for pair in _DEMONYMS.items()}
 IRREGULAR_DEMONYMS = frozenset(_DEMONYMS.values())  # stems of demonyms that do not share the country's
