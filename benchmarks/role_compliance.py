@@ -1,7 +1,7 @@
 """Role compliance of a model in the three protocol roles, on probe sets held out from the demo data.
 
     python benchmarks/role_compliance.py --model default [--split dev|final|fresh|all|realistic-dev|dev2|
-        realistic-heldout|heldout2|heldout3|dev3|dev4|heldout4|dev5|dev6|heldout5|dev7|heldout6|dev8|dev9|heldout7|dev10|dev11|dev12|dev13|heldout8|dev14|dev15|dev16|heldout9|dev17|heldout10|dev18|heldout11|dev19|heldout12|dev20|heldout13|dev21|heldout14|dev22|heldout15|dev23|heldout16|dev24|heldout17|dev25] [--json OUT]
+        realistic-heldout|heldout2|heldout3|dev3|dev4|heldout4|dev5|dev6|heldout5|dev7|heldout6|dev8|dev9|heldout7|dev10|dev11|dev12|dev13|heldout8|dev14|dev15|dev16|heldout9|dev17|heldout10|dev18|heldout11|dev19|heldout12|dev20|heldout13|dev21|heldout14|dev22|heldout15|dev23|heldout16|dev24|heldout17|dev25|heldout18|dev26] [--json OUT]
         [--roles answerer,clarifier,rewriter] [--modes off,replace,spans] [--clarifier-prompts v1,v2]
         [--answerer-prompt v2] [--choose-prompt v3] [--rewriter-prompt v1] [--answerer-probes MY_PROBES.jsonl] [--demo 50] [--demo-from 0] [--threads N] [--cache PATH]
 
@@ -103,7 +103,9 @@ NEAR_COPY = 0.7  # content-word Jaccard with a demo query from which a probe cou
 # after version 35's first freeze (`4a52a44`), heldout16 run on version 35's final rules, on version 36's first
 # freeze and on its final rules only, dev24 first run on version 35, then tuned on; heldout17 and dev25, written
 # blind after version 36 (`bf4e1dc`), heldout17 run on version 37 (version 36's answers on every older set), on
-# version 38's first freeze and on its final rules only, dev25 first run on version 37, then tuned on.
+# version 38's first freeze and on its final rules only, dev25 first run on version 37, then tuned on; heldout18
+# and dev26, written blind after version 38 (`d77eb7a`), heldout18 run there and on version 39's final rules only,
+# dev26 first run there, then tuned on.
 REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_realistic", "heldout"),
              "heldout2": ("_heldout2", "heldout2"), "heldout3": ("_heldout3", "heldout3"), "dev2": ("_dev2", "dev2"),
              "dev3": ("_dev3", "dev3"), "dev4": ("_dev4", "dev4"), "heldout4": ("_heldout4", "heldout4"),
@@ -120,7 +122,8 @@ REALISTIC = {"realistic-dev": ("_realistic", "dev"), "realistic-heldout": ("_rea
              "heldout14": ("_heldout14", "heldout14"), "dev22": ("_dev22", "dev22"),
              "heldout15": ("_heldout15", "heldout15"), "dev23": ("_dev23", "dev23"),
              "heldout16": ("_heldout16", "heldout16"), "dev24": ("_dev24", "dev24"),
-             "heldout17": ("_heldout17", "heldout17"), "dev25": ("_dev25", "dev25")}
+             "heldout17": ("_heldout17", "heldout17"), "dev25": ("_dev25", "dev25"),
+             "heldout18": ("_heldout18", "heldout18"), "dev26": ("_dev26", "dev26")}
 
 
 def read_probes(name: str, split: str) -> list[dict[str, Any]]:

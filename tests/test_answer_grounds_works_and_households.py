@@ -44,6 +44,10 @@ BORN = ("2019年出生的儿童在成都市接种乙肝疫苗是否免费？", "
     (CHURCH, "Which city should I search in?", "Neapolitan"),  # a city's demonym
     (CHURCH, "Which of his altarpieces? He painted many.", "Seven Works of Mercy"),
     (RECORD, "Whose album is that?", "Miles Davis"),
+    (("Who hosted the BBC Radio 4 morning programme in 1998?", "Who hosted the morning programme in 1998?"),
+     "Which station's morning programme?", "BBC Radio 4"),  # the owner a "which X's" asks of
+    (("How long is the American Board of Pediatrics certification exam?", "How long is the certification exam?"),
+     "Which board's exam do you mean?", "American Board of Pediatrics"),  # two plain words between at most
     (DOUBLES, "Mixed doubles?", "No, women's"),
     (ISLES, "Including the uninhabited islands?", "No, inhabited"),
     (TOKYO, "是哪个国家？", "日本"),  # a country the need names
@@ -78,6 +82,8 @@ PROVINCE = ("Which city is the capital of the largest province of Canada by area
 
 
 def test_what_the_new_rules_leave_alone():
+    assert answered(("Who won the 2019 Biathlon World Championships sprint?", "Who won the Biathlon World Championships sprint?"),
+                    "Which year's championships?")[0] == "2019"  # a which of a time asks when, not whose
     # a place the thing asked lies in is no name of it (the review's replay of the track: "Canada")
     assert answered(PROVINCE, "Which province do you mean?", model_says=UNKNOWN_REPLY)[0] != "Canada"
     assert answered(MASTERS, "Which country?", model_says=UNKNOWN_REPLY)[0] == UNKNOWN  # no ground for a country
