@@ -406,7 +406,7 @@ _OTHER_SEX_ZH = {"男": "女", "女": "男"}
 # Kinds that exclude each other in the needs people search for: a question that names one of an axis, of a need
 # that says another ("是护照到期换发吗？" of a need for 首次申领), guesses another kind. (Not 硕士 of 研究生:
 # one is a kind of the other; not 全日制 and 非全日制: one writes the other.)
-_KIN_AXES_ZH = (("本科", "专科", "研究生"), ("硕士", "博士"), ("国有", "民营", "外资"), ("累计", "新增"),
+_KIN_AXES_ZH = (("本科", "专科", "研究生"), ("硕士", "博士"), ("本科", "专科", "硕士", "博士"), ("国有", "民营", "外资"), ("累计", "新增"),
                 ("首次申领", "换发", "补发"), ("公办", "民办"), ("城镇", "农村"), ("个人缴费", "单位缴费"),
                 ("成人", "儿童"), ("一等座", "二等座", "商务座"), ("经济舱", "商务舱", "头等舱"), ("出口", "进口"),
                 ("常住人口", "户籍人口"))

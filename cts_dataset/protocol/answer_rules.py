@@ -469,6 +469,7 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     # (nor a question for whose ranking: "Which ranking — QS, THE or ARWU?" asks a source)
     if language == "en" and asks_rank(question) and not is_yes_no(question, language) \
             and not _TIME_NOUN.search(question) and ranking_sides(question) <= 1 and not _WHICH_EDITION.search(question) \
+            and not (re.search(r"\b(?:or|,)\s+by\b", question) and _ranked_by(intent, missing)) \
             and not re.search(r"\b(?:whose|which|what)\s+rankings?\b(?!\s+(?:positions?|spots?|places?|numbers?))",
                               question, re.IGNORECASE):
         ranks = ranks_in(intent)
@@ -540,6 +541,9 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
             # "By 2004, do you mean the ceremony held in 2004 or albums released in 2004?": the need's year is on
             # every side, and nothing else of the need's tells them apart
             return Decision(UNKNOWN, "either_or")
+        paired = _both_or_negated_zh(question, intent) if language == "zh" else None
+        if paired:  # "您想了解申请条件，还是发放标准？" of a need for 申请条件和发放标准: both; "居民用气还是非居民用气？": 居民
+            return Decision(paired, "either_or")
         held = held_alternative(question, intent, query, language) \
             if language == "zh" and query and not _ASKS_A_VALUE_ZH.search(question) else None
         if held:  # "您想知道首班车还是末班车？" when the query says 首班车
@@ -1273,7 +1277,8 @@ def _contrasted(view: AnswererView, guess: str, other: str, missing: list[str], 
 def _a_rival_place_alone(question: str, missing: list[str]) -> re.Match[str] | None:
     """A question that is a place name alone ("Iceland?"), of a level the need's place has too: not
     "Washington?" (a city, a state, a person) of a need for the United States."""
-    alone = re.fullmatch(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*\?\s*", question)
+    alone = re.fullmatch(r"\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})\s*\?\s*", question) \
+        or re.fullmatch(r"\s*([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})['’]s\s+[a-z][\w\s-]*\?\s*", question)  # "Paraguay's anthem?"
     levels = levels_as_written(alone.group(1)) if alone else frozenset()
     held = {level for s in missing for run in [s, *re.findall(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", s)]
             for level in place_levels(run) | levels_as_written(run)}  # "Tromsø, Norway": a country too
@@ -1300,6 +1305,10 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
     hits = [w for w in own_words(sides) if holds(intent, w, language) and not (query and holds(query, w, language))
             and (in_its_sense(w, sides, intent) and not elided_by_another(w, offered) if language == "en"
                  else telling_zh(w, offered))]
+    if language == "en":  # "one-way or a round trip?": "way" of "one-way" is no word of the need's "cheapest way"
+        joined = {part.lower() for p in offered for whole in re.findall(r"\w+(?:-\w+)+", p)
+                  if whole.lower() not in intent.lower() for part in whole.split("-")}
+        hits = [w for w in hits if w.lower() not in joined]
     if not hits and language == "en":  # "the part under the sea?" of a need for the undersea section: one word
         joined = [_compounds(p, intent, query) for p in offered]
         hits = next(iter(j for j in joined if j), []) if sum(bool(j) for j in joined) == 1 else []
@@ -1310,6 +1319,28 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                         if w[i][:1].isupper() and w[j - 1][:1].isupper() and initials(" ".join(w[i:j])) == short])
         return named[0] if len(named) == 1 else None
     return _first_holding(hits, missing, spans, language) if hits else None
+
+
+_LEAD_IN_ZH = re.compile(r"^(?:请问)?(?:您|你)?(?:想|要|是)?(?:了解|查询|查|问|知道)?(?:的是|是)?")
+
+
+def _both_or_negated_zh(question: str, intent: str) -> str | None:
+    """Two sides of a Chinese choice that the need joins with 和/及/与 (the span that joins them), or a side and
+    its negation with 非 (居民 / 非居民), of which the need writes one (that one, as the need writes it)."""
+    sides = [_LEAD_IN_ZH.sub("", p.strip(EDGE + "？?，,。 的")) for p in alternatives(question, "zh")]
+    if len(sides) != 2 or not all(sides):
+        return None
+    a, b = sides
+    for joiner in ("和", "及", "与", "以及"):
+        if f"{a}{joiner}{b}" in intent or f"{b}{joiner}{a}" in intent:
+            return f"{a}{joiner}{b}" if f"{a}{joiner}{b}" in intent else f"{b}{joiner}{a}"
+    plain, negated = (a, b) if b == "非" + a else (b, a) if a == "非" + b else (None, None)
+    if plain is None:
+        return None
+    core = next((plain[:n] for n in range(len(plain), 1, -1) if plain[:n] in intent), None)  # 居民 of 居民用气
+    if core is None:
+        return None
+    return "非" + core if "非" + core in intent else core if not re.search(rf"非{re.escape(core)}", intent) else None
 
 
 def _compounds(side: str, intent: str, query: str) -> list[str]:
@@ -1433,7 +1464,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
-    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, intent, missing)) if language == "en" \
+    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, intent, missing)
+             # "Is this for a child passport?" of a query for an adult one: the query's own word stands against it
+             or other_of_a_pair(question, intent, re.findall(r"[A-Za-z][\w'’-]*", query))) if language == "en" \
         else rival_value_zh(question, guesses, missing)
     if language == "zh" and ABOUT_THE_USER.search(question) and any(
             g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
@@ -1511,6 +1544,10 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
         if language == "en" and _ALSO.search(question) and all(_qualified_otherwise(w, question, intent) for w in new):
             return Decision(UNKNOWN, "confirmation")  # "counting metro and commuter passengers too?": other passengers
+        if language == "en" and _SAYS_MORE.search(question) and any(
+                not holds(intent, w, language) and not holds(query, w, language)
+                for w in content_words(question[_SAYS_MORE.search(question).end():], language)):
+            return Decision(UNKNOWN, "confirmation")  # "Are you applying from overseas?": the need says nothing of where
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         # with its examples' names left out, the question names the span: yes ("freshwater lakes, ... like the Caspian?")
         exemplified = language == "en" and bool(guessed(question, intent, language))
@@ -1551,6 +1588,8 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                 and all(re.search(r"\d", g) for g in guesses if kind_of(g, language) == "time"):
             # "您是指4月到10月这段时间的票价吗？" of a need for 旺季: dates against a named season, neither yes nor no
             return Decision(same[0], "confirmation", reply="")
+        if same and language == "en" and _SOURCE_PHRASE.match(same[0]) and _INCLUDES.search(question):
+            return Decision(UNKNOWN, "confirmation")  # "include the Alashan Plateau?" guesses no rival of the need's source
         if same and language == "en" and kind_of(same[0], language) == "name" \
                 and all(_qualifies_another_thing(g, question, intent, same[0]) for g in guesses):
             return Decision(UNKNOWN, "confirmation")  # "5G phones only?" of a need "according to IDC": no rival name
@@ -2108,8 +2147,9 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 
 
 # where something is played or held, and a ground the intent names after "at" (not an event: "at the 2012 Olympics")
-_WHERE_HELD = re.compile(r"\bwhere\b.*\b(?:played|held|staged|hosted|contested|take[sn]?\s+place|took\s+place)\b|"
+_WHERE_HELD = re.compile(r"\bwhere\b.*\b(?:played|held|staged|hosted|contested|take[sn]?\s+place|took\s+place|located|situated)\b|"
                          r"\b(?:which|what)\s+(?:venue|course|stadium|ground|arena|circuit)\b", re.IGNORECASE)
+_IN_A_PLACE = re.compile(r"\bin\s+(?:the\s+)?((?:The\s+)?[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*)")
 _AT_A_GROUND = re.compile(r"\bat\s+(?:the\s+)?((?:The\s+)?[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*)")
 _EVENT_WORDS = re.compile(r"\b(?:Olympics?|Games|Open|Cup|Championships?|Festival|Awards?|Summit|Conference|Expo|Grand Prix|"
                           r"Series|Tournament|Classic|Masters|Bowl|Trophy|Congress)\b")
@@ -2120,9 +2160,19 @@ def _venue(question: str, intent: str) -> str | None:
     if not _WHERE_HELD.search(question):
         return None
     grounds = [m.group(1) for m in _AT_A_GROUND.finditer(intent) if not _EVENT_WORDS.search(m.group(1))]
+    if not grounds and re.search(r"\b(?:located|situated)\b", question):  # "in the Larsemann Hills" of a station
+        grounds = [m.group(1) for m in _IN_A_PLACE.finditer(intent) if not _EVENT_WORDS.search(m.group(1))]
     return grounds[0] if len(grounds) == 1 else None
 
 
+# a yes/no question about what the user does or wants done ("Are you applying from overseas?", "Do you want the
+# value converted into another currency?"): words of its own that neither the need nor the query says ask more
+_SAYS_MORE = re.compile(r"^\W*(?:are|were)\s+you\s+(?!(?:asking|looking|thinking|referring|talking|focusing|interested|"
+                        r"searching|hoping|trying|wondering|planning|counting|including|considering|going|meaning|"
+                        r"after|seeking|wanting|needing|comparing|checking|getting|using|limiting)\b)\w+ing\b|^\W*do\s+you\s+(?:want|need)\s+(?:the|it|them|this)\b[^?]*?\b"
+                        r"(?:converted|translated|broken\s+down|split|adjusted|rounded)\b", re.IGNORECASE)  # (what follows it)
+_INCLUDES = re.compile(r"\b(?:include[sd]?|including|count(?:ed)?|cover(?:ed)?)\b", re.IGNORECASE)
+_SOURCE_PHRASE = re.compile(r"(?:according to|as reported by|as measured by|as estimated by|per)\b", re.IGNORECASE)
 _ASKS_A_COUNTRY_ZH = re.compile(r"哪个?国家|哪国|国籍")
 _WITHIN_A_COUNTRY_ZH = re.compile(r"[省市县]|(?:区|镇|乡|州)$")  # 上海市, 上海市办理涉外; not 日本
 
