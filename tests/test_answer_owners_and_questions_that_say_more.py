@@ -24,7 +24,7 @@ OTHER_POWER = ("2023年成都市非居民用电价格是多少？", "非居民�
 
 
 @pytest.mark.parametrize(("pair", "question", "expected"), [
-    (PASSPORT, "Is this for a child passport?", "No, adult"),  # the query's own word stands against it
+    (PASSPORT, "Is this for a child's passport?", "No, adult"),  # the query's own word stands against it
     (ANTHEM, "Argentina's anthem?", "No, Chile"),  # a place's thing, guessed alone
     (STATION, "Where is the station located?", "Terra Nova Bay"),
     (FORTUNE, "The overall rank, or by profits or by revenue?", "revenue"),  # a choice of yardsticks, no rank

@@ -239,7 +239,7 @@ def other_of_a_pair(question: str, intent: str, missing: list[str]) -> str | Non
     Women's World Cup?", "adult" for "Is this for a minor?". Not a word of a name ("Amnesty International"), nor
     one that qualifies a thing the need does not speak of ("a minor league game?", "his amateur records?")."""
     def words(text: str) -> list[str]:
-        return [w.lower().replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", text)]
+        return [re.sub(r"['’]s$", "", w.lower()).replace("'", "").replace("’", "") for w in re.findall(r"[A-Za-z'’]+", text)]
     asking = re.split(r"(?<=[?])\s", question)[0]
     if _COMPARES.search(asking):
         return None  # "Are the males of this species bigger?" asks a fact about them, guesses no side
