@@ -435,8 +435,8 @@ def rival_kin_zh(question: str, intent: str, missing: list[str]) -> str | None:
     for axis in _KIN_AXES_ZH:
         for span in missing:
             own = [k for k in axis if k in span]
-            if not own or any(k in question for k in own):
-                continue
+            if not own or any(k in question for k in own) or re.search(rf"{own[0]}(?:及|或)?以上", intent):
+                continue  # (本科及以上 takes 博士 in)
             at = intent.find(own[0]) + len(own[0])
             for other in (k for k in axis if k not in own and k in question and k not in intent):
                 # the other kind of the same thing ("研究生招生" of 本科招生, "是专科吗？"), not of another

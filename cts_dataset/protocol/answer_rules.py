@@ -607,8 +607,8 @@ def decide(view: AnswererView, missing: list[str], spans: list[str]) -> Decision
     yardstick = _yardstick(question, intent, missing) if language == "en" and asks_criterion(question) else None
     if yardstick:
         return Decision(yardstick, "criterion")
-    before = (_named_before(question, intent, query, missing) or _named_after(question, intent, missing)
-              or _owner_named(question, intent)) if language == "en" and not dated_edition else None
+    before = (_named_before(question, intent, query, missing) or _named_after(question, intent, missing)) \
+        if language == "en" and not dated_edition else None
     if before:  # "Which group did he found?" of "the Tata Group": the intent names which
         return Decision(before, "specify")
     # English only: jieba's words are too short to tell a restated query from a question about it.
@@ -788,28 +788,6 @@ def _named_after(question: str, intent: str, missing: list[str]) -> str | None:
     named = [s for s in missing if s[:1].isupper()
              and re.search(rf"\b(?i:{thing})s?\s+{link}\s+(?:the\s+)?{re.escape(s)}\b", intent)]
     return max(named, key=len, default=None)
-
-
-# "Which station's breakfast show?", "Which board's exam, the ABIM?": the thing a which-owner asks of
-_OWNED_THING = re.compile(r"\bwhich\s+[a-z]+['’]s\s+(?P<thing>[\w'’ -]+?)\s*(?:\?|,|\s(?:do|did|are|were|is|was)\b)",
-                          re.IGNORECASE)
-_OWNER_RUN = re.compile(r"(?:[A-Z0-9][\w'’.&-]*)(?:\s+(?:(?:of|for|the|and|on)\s+)*[A-Z0-9][\w'’.&-]*)*$")
-
-
-def _owner_named(question: str, intent: str) -> str | None:
-    """The name the intent writes before the thing a "which X's" question asks of: "BBC Radio 1" for "Which
-    station's breakfast show?" of "the BBC Radio 1 breakfast show", "American Board of Internal Medicine" for
-    "Which board's exam?" of its "certification exam" (two plain words between at most)."""
-    asked = _OWNED_THING.search(question)
-    if asked and classify(question) in TYPED:
-        return None  # "Which year's championships?" asks when; "Which country's Poet Laureate?" is for the typed rules
-    thing = re.search(rf"\b{re.escape(asked.group('thing').strip())}\b", intent, re.IGNORECASE) if asked else None
-    if not thing:
-        return None
-    before = re.sub(r"(?:\s+[a-z][\w-]*){0,2}\s*$", "", intent[:thing.start()])  # "... Medicine certification"
-    run = _OWNER_RUN.search(before)
-    owner = re.sub(r"^\d[\w–/-]*\s+", "", run.group()) if run and run.start() > 0 else None  # not "2019 Biathlon"
-    return owner if owner and not re.fullmatch(r"[\d–/-]+", owner) else None  # nor the sentence's first word
 
 
 def _named_before(question: str, intent: str, query: str, missing: list[str]) -> str | None:
@@ -1307,7 +1285,8 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
                  else telling_zh(w, offered))]
     if language == "en":  # "one-way or a round trip?": "way" of "one-way" is no word of the need's "cheapest way"
         joined = {part.lower() for p in offered for whole in re.findall(r"\w+(?:-\w+)+", p)
-                  if whole.lower() not in intent.lower() for part in whole.split("-")}
+                  if whole.lower() not in intent.lower() and whole.lower().replace("-", " ") not in intent.lower()
+                  for part in whole.split("-")}
         hits = [w for w in hits if w.lower() not in joined]
     if not hits and language == "en":  # "the part under the sea?" of a need for the undersea section: one word
         joined = [_compounds(p, intent, query) for p in offered]
@@ -1464,9 +1443,7 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
     bounded = [s for s in missing if language == "zh" and bounds_zh(s) & bounds_zh(question) and not re.search(YEAR, s)]
     if bounded:  # "7座以内的小客车吧？" for 7座及以下小型客车: the same bound, said otherwise
         return Decision(max(bounded, key=len), "confirmation", reply="yes")
-    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, intent, missing)
-             # "Is this for a child passport?" of a query for an adult one: the query's own word stands against it
-             or other_of_a_pair(question, intent, re.findall(r"[A-Za-z][\w'’-]*", query))) if language == "en" \
+    rival = (rival_of(question, guesses, intent, query, missing) or other_of_a_pair(question, intent, missing)) if language == "en" \
         else rival_value_zh(question, guesses, missing)
     if language == "zh" and ABOUT_THE_USER.search(question) and any(
             g[1] == n[1] for g in bounds_zh(question) for s in missing for n in bounds_zh(s)):
@@ -2149,7 +2126,6 @@ def _typed(question: str, missing: list[str], spans: list[str], language: str, i
 # where something is played or held, and a ground the intent names after "at" (not an event: "at the 2012 Olympics")
 _WHERE_HELD = re.compile(r"\bwhere\b.*\b(?:played|held|staged|hosted|contested|take[sn]?\s+place|took\s+place|located|situated)\b|"
                          r"\b(?:which|what)\s+(?:venue|course|stadium|ground|arena|circuit)\b", re.IGNORECASE)
-_IN_A_PLACE = re.compile(r"\bin\s+(?:the\s+)?((?:The\s+)?[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*)")
 _AT_A_GROUND = re.compile(r"\bat\s+(?:the\s+)?((?:The\s+)?[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*)")
 _EVENT_WORDS = re.compile(r"\b(?:Olympics?|Games|Open|Cup|Championships?|Festival|Awards?|Summit|Conference|Expo|Grand Prix|"
                           r"Series|Tournament|Classic|Masters|Bowl|Trophy|Congress)\b")
@@ -2160,8 +2136,6 @@ def _venue(question: str, intent: str) -> str | None:
     if not _WHERE_HELD.search(question):
         return None
     grounds = [m.group(1) for m in _AT_A_GROUND.finditer(intent) if not _EVENT_WORDS.search(m.group(1))]
-    if not grounds and re.search(r"\b(?:located|situated)\b", question):  # "in the Larsemann Hills" of a station
-        grounds = [m.group(1) for m in _IN_A_PLACE.finditer(intent) if not _EVENT_WORDS.search(m.group(1))]
     return grounds[0] if len(grounds) == 1 else None
 
 

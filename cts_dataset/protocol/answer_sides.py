@@ -151,7 +151,8 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
         offered = [spelled_out(p, intent) for p in offered]
     sides = [content_words(p, language) for p in offered]
     if language == "en":  # "a one-way or a round trip?": "way" of "one-way" is not the query's "cheapest way"
-        joined = [[h.lower() for h in re.findall(r"\w+(?:-\w+)+", p) if h.lower() not in intent.lower()] for p in offered]
+        joined = [[h.lower() for h in re.findall(r"\w+(?:-\w+)+", p)  # ("year end" written without its hyphen is one)
+                   if h.lower() not in intent.lower() and h.lower().replace("-", " ") not in intent.lower()] for p in offered]
         sides = [[w for w in words if not any(w.lower() in h.split("-") for h in whole)] + whole  # the whole word stands
                  for words, whole in zip(sides, joined)]
     own = _own_words_by_side(sides)
