@@ -44,6 +44,7 @@ stands against, by :mod:`.answer_rivals_zh`; whether a question asks about the u
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -137,6 +138,7 @@ from cts_dataset.protocol.answer_sides import (
     side_held,
     sides_held,
     telling_zh,
+    unwritten_hyphenated,
     widest_in_zh,
 )
 from cts_dataset.protocol.name_words import NAME_JOINERS, NAME_PARTICLES, initials
@@ -1284,9 +1286,7 @@ def _either_or(question: str, intent: str, query: str, missing: list[str], spans
             and (in_its_sense(w, sides, intent) and not elided_by_another(w, offered) if language == "en"
                  else telling_zh(w, offered))]
     if language == "en":  # "one-way or a round trip?": "way" of "one-way" is no word of the need's "cheapest way"
-        joined = {part.lower() for p in offered for whole in re.findall(r"\w+(?:-\w+)+", p)
-                  if whole.lower() not in intent.lower() and whole.lower().replace("-", " ") not in intent.lower()
-                  for part in whole.split("-")}
+        joined = {part for p in offered for whole in unwritten_hyphenated(p, intent) for part in whole.split("-")}
         hits = [w for w in hits if w.lower() not in joined]
     if not hits and language == "en":  # "the part under the sea?" of a need for the undersea section: one word
         joined = [_compounds(p, intent, query) for p in offered]
@@ -1313,7 +1313,7 @@ def _both_or_negated_zh(question: str, intent: str) -> str | None:
     for joiner in ("和", "及", "与", "以及"):
         if f"{a}{joiner}{b}" in intent or f"{b}{joiner}{a}" in intent:
             return f"{a}{joiner}{b}" if f"{a}{joiner}{b}" in intent else f"{b}{joiner}{a}"
-    plain, negated = (a, b) if b == "非" + a else (b, a) if a == "非" + b else (None, None)
+    plain = a if b == "非" + a else b if a == "非" + b else None
     if plain is None:
         return None
     core = next((plain[:n] for n in range(len(plain), 1, -1) if plain[:n] in intent), None)  # 居民 of 居民用气
@@ -1327,7 +1327,7 @@ def _compounds(side: str, intent: str, query: str) -> list[str]:
     "undersea", "off shore" -> "offshore")."""
     words = [w for w in re.findall(r"[a-z]+", side.lower()) if w not in ("the", "a", "an")]
     own = set(tokenize(intent)) - set(tokenize(query))
-    return [a + b for a, b in zip(words, words[1:]) if set(tokenize(a + b)) <= own]  # stemmed: "offshor"
+    return [a + b for a, b in itertools.pairwise(words) if set(tokenize(a + b)) <= own]  # stemmed: "offshor"
 
 
 def _side_written_whole_zh(question: str, intent: str, query: str) -> str | None:
@@ -1521,9 +1521,9 @@ def _confirmation(question: str, intent: str, query: str, missing: list[str], sp
                  and not any(s != o and s in o for o in missing)]  # not "套房" of 首套房 in "二套房吗？"
         if language == "en" and _ALSO.search(question) and all(_qualified_otherwise(w, question, intent) for w in new):
             return Decision(UNKNOWN, "confirmation")  # "counting metro and commuter passengers too?": other passengers
-        if language == "en" and _SAYS_MORE.search(question) and any(
-                not holds(intent, w, language) and not holds(query, w, language)
-                for w in content_words(question[_SAYS_MORE.search(question).end():], language)):
+        says_more = _SAYS_MORE.search(question) if language == "en" else None
+        if says_more and any(not holds(intent, w, language) and not holds(query, w, language)
+                             for w in content_words(question[says_more.end():], language)):
             return Decision(UNKNOWN, "confirmation")  # "Are you applying from overseas?": the need says nothing of where
         span = max(whole, key=len) if whole else _first_holding(new, missing, spans, language)
         # with its examples' names left out, the question names the span: yes ("freshwater lakes, ... like the Caspian?")

@@ -140,6 +140,13 @@ def sides_held(question: str, intent: str, query: str) -> bool:
         or any(side and all(holds(intent, w, "en") for w in side) for side in sides)
 
 
+def unwritten_hyphenated(side: str, intent: str) -> list[str]:
+    """The hyphenated words of a choice's side ("one-way") that the intent writes neither so nor with a space
+    ("year end" is "year-end"), lower-cased: one word each, whose parts are no words of the intent's."""
+    return [h.lower() for h in re.findall(r"\w+(?:-\w+)+", side)
+            if h.lower() not in intent.lower() and h.lower().replace("-", " ") not in intent.lower()]
+
+
 def held_alternative(question: str, intent: str, query: str, language: str = "en") -> str | None:
     """"Was it an earthquake, or some other kind of disaster?" when the query says earthquake: the one
     alternative whose own words the query (and the intent) all hold, as the intent writes it ("New York
@@ -151,8 +158,7 @@ def held_alternative(question: str, intent: str, query: str, language: str = "en
         offered = [spelled_out(p, intent) for p in offered]
     sides = [content_words(p, language) for p in offered]
     if language == "en":  # "a one-way or a round trip?": "way" of "one-way" is not the query's "cheapest way"
-        joined = [[h.lower() for h in re.findall(r"\w+(?:-\w+)+", p)  # ("year end" written without its hyphen is one)
-                   if h.lower() not in intent.lower() and h.lower().replace("-", " ") not in intent.lower()] for p in offered]
+        joined = [unwritten_hyphenated(p, intent) for p in offered]
         sides = [[w for w in words if not any(w.lower() in h.split("-") for h in whole)] + whole  # the whole word stands
                  for words, whole in zip(sides, joined)]
     own = _own_words_by_side(sides)
